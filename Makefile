@@ -1,0 +1,56 @@
+# scrubline: one self-documenting Makefile; CI runs `make test` and `make lint`.
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+VENV ?= .venv
+PY := $(VENV)/bin/python
+PIP := $(PY) -m pip --disable-pip-version-check -q
+STAMP := $(VENV)/.deps-stamp
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -c "import tomllib; x = tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']; print('\n'.join(x['test'] + x['dev']))" > $(VENV)/requirements.txt
+	$(PIP) install -r $(VENV)/requirements.txt
+	touch $(STAMP)
+
+venv: $(STAMP) ## create .venv with the build, test and lint tools (from pyproject's extras)
+
+install: $(STAMP) ## build the release wheel and install it into .venv
+	$(PIP) install --force-reinstall --no-deps .
+
+build-dev: $(STAMP) ## build the extension in place into .venv (release profile, incremental)
+	$(VENV)/bin/maturin develop --release -q
+
+demo: install ## install, then scrub the bundled sample of agent output (the README's main job)
+	$(VENV)/bin/scrubline scrub --sample --stats
+
+test-rust: ## cargo tests of the core (unit, integration, proptest)
+	cargo test -p scrubline-core -q
+
+test-python: build-dev ## pytest (hypothesis properties, CLI, streams)
+	$(PY) -m pytest -q
+
+test: test-rust test-python ## every test: Rust then Python
+
+lint: $(STAMP) ## cargo fmt --check, clippy -D warnings, ruff check, ruff format --check
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -q -- -D warnings
+	$(VENV)/bin/ruff check python tests benches
+	$(VENV)/bin/ruff format --check python tests benches
+
+fmt: $(STAMP) ## format Rust and Python in place
+	cargo fmt --all
+	$(VENV)/bin/ruff format python tests benches
+	$(VENV)/bin/ruff check --fix python tests benches
+
+bench: build-dev ## criterion (Rust) and pytest-benchmark (Python); see docs/benchmarks.md
+	cargo bench -p scrubline-bench
+	$(PY) -m pytest benches -q --benchmark-enable --benchmark-only
+
+clean: ## remove build products and the venv
+	cargo clean
+	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks
+
+.PHONY: help venv install build-dev demo test-rust test-python test lint fmt bench clean

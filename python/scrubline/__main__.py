@@ -1,0 +1,7 @@
+"""``python -m scrubline`` runs the ``scrubline`` command."""
+
+import sys
+
+from scrubline.cli.scrubline import main
+
+sys.exit(main())

@@ -1,0 +1,53 @@
+"""Type stubs for the Rust extension ``scrubline._core`` (built by maturin from rust/py)."""
+
+from collections.abc import Mapping, Sequence
+
+__version__: str
+
+class Scrubber:
+    """A compiled rule set plus the state of one stream (D2, D3).
+
+    ``feed`` returns the text that is safe to emit now; ``flush`` ends the stream and
+    returns the rest. For every way of splitting a text into chunks, the concatenation
+    of all ``feed`` results and ``flush()`` equals ``scrub(text)`` under the same rules.
+    After ``flush`` the object is ready for a new stream (counts are kept).
+
+    ``rules`` are custom rules as mappings with keys ``id``, ``pattern``, ``keywords``
+    and optionally ``description``, ``max_len``, ``left_guard``, ``right_guard``,
+    ``overflow``. ``literals`` are secret values (at least 8 bytes each), also matched in
+    their base64 (three alignments, and base64url), URL-encoded and JSON-escaped forms.
+    ``replacement`` is a template in which ``{rule}`` is replaced by the rule ID.
+    """
+
+    def __init__(
+        self,
+        *,
+        literals: Sequence[str | bytes] = (),
+        rules: Sequence[Mapping[str, object]] = (),
+        replacement: str = "[REDACTED:{rule}]",
+    ) -> None: ...
+    def feed(self, chunk: str) -> str:
+        """Scrub the next chunk of a text stream; return what can be emitted now."""
+    def flush(self) -> str:
+        """End the stream: return everything still held back, scrubbed."""
+    def feed_bytes(self, chunk: bytes) -> bytes:
+        """Like ``feed`` for a byte stream; invalid UTF-8 passes through unchanged."""
+    def flush_bytes(self) -> bytes:
+        """Like ``flush`` for a byte stream."""
+    def scrub(self, text: str) -> str:
+        """Scrub a whole text with this rule set (does not touch the stream state)."""
+    @property
+    def counts(self) -> dict[str, int]:
+        """Redactions applied so far, per rule ID (rules with none are absent)."""
+    @property
+    def held(self) -> int:
+        """Bytes currently held back (the tail that could still become a credential)."""
+
+def scrub(text: str) -> str:
+    """Scrub a whole text with the built-in rules."""
+
+def scrub_bytes(data: bytes) -> bytes:
+    """Scrub a whole byte string with the built-in rules."""
+
+def rules() -> list[tuple[str, str, str]]:
+    """The built-in rules as ``(id, tier, description)``, in priority order."""

@@ -1,0 +1,1 @@
+"""Command-line front ends: scrubline (now), iteron and titah (later issues)."""

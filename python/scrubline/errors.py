@@ -1,0 +1,25 @@
+"""The exceptions of scrubline: one hierarchy under ``ScrublineError``.
+
+The Rust binding raises these (it imports them from here), so a caller catches one
+family whatever layer failed.
+"""
+
+
+class ScrublineError(Exception):
+    """Base class of every error scrubline raises on purpose."""
+
+
+class RuleError(ScrublineError, ValueError):
+    """A rule is invalid; the message names the rule and says why."""
+
+
+class LiteralError(ScrublineError, ValueError):
+    """A literal secret was refused (for example shorter than 8 bytes)."""
+
+
+class ConfigError(ScrublineError, ValueError):
+    """An option or a rules file is invalid."""
+
+
+class ScrublineWarning(UserWarning):
+    """Something was skipped that the caller asked for (an unset environment variable)."""

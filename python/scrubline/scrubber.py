@@ -1,0 +1,134 @@
+"""The Python face of the scrubber: rules files, literal secrets from the environment,
+and the ``Scrubber`` users construct. The work is done by ``scrubline._core``."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+import warnings
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import NamedTuple
+
+from scrubline import _core
+from scrubline.errors import ConfigError, ScrublineWarning
+
+DEFAULT_REPLACEMENT = "[REDACTED:{rule}]"
+MIN_LITERAL_LEN = 8
+_RULE_KEYS = frozenset(
+    {"id", "pattern", "keywords", "description", "max_len", "left_guard", "right_guard", "overflow"}
+)
+
+
+class Rule(NamedTuple):
+    id: str
+    tier: str
+    description: str
+
+
+def rules() -> list[Rule]:
+    """The built-in rules, in priority order."""
+    return [Rule(*r) for r in _core.rules()]
+
+
+def scrub(text: str) -> str:
+    """Scrub a whole text with the built-in rules."""
+    return _core.scrub(text)
+
+
+def load_rules_file(path: str | os.PathLike[str]) -> list[dict[str, object]]:
+    """Read custom rules from a TOML file: an array of tables named ``rule``.
+
+    Raises ``ConfigError`` for an unreadable file, bad TOML or an unknown key; the core
+    raises ``RuleError`` (naming the rule) for a pattern or class that does not compile.
+    """
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ConfigError(f"rules file {str(path)!r}: {e.strerror or e}") from e
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise ConfigError(f"rules file {str(path)!r}: not valid TOML: {e}") from e
+    extra = set(data) - {"rule"}
+    if extra:
+        raise ConfigError(f"rules file {str(path)!r}: unknown top-level key(s) {sorted(extra)}")
+    found = data.get("rule", [])
+    if not isinstance(found, list) or not all(isinstance(r, dict) for r in found):
+        raise ConfigError(f"rules file {str(path)!r}: 'rule' must be an array of tables")
+    for i, rule in enumerate(found, 1):
+        name = rule.get("id", f"#{i}")
+        unknown = set(rule) - _RULE_KEYS
+        if unknown:
+            raise ConfigError(f"rule {name!r}: unknown key(s) {sorted(unknown)}")
+        for key in ("id", "pattern", "keywords"):
+            if key not in rule:
+                raise ConfigError(f"rule {name!r}: missing {key!r}")
+        if not isinstance(rule["keywords"], list) or not all(
+            isinstance(k, str) for k in rule["keywords"]
+        ):
+            raise ConfigError(f"rule {name!r}: 'keywords' must be a list of strings")
+    return found
+
+
+def env_literals(names: Iterable[str], environ: Mapping[str, str] | None = None) -> list[str]:
+    """The values of the named environment variables that can be used as literal secrets.
+
+    An unset variable, or one whose value is shorter than 8 bytes, is skipped with a
+    ``ScrublineWarning`` naming the variable (never its value).
+    """
+    env = os.environ if environ is None else environ
+    values = []
+    for name in names:
+        value = env.get(name)
+        if value is None:
+            warnings.warn(f"--literal-env {name}: not set, skipped", ScrublineWarning, stacklevel=2)
+        elif len(value.encode("utf-8", "surrogatepass")) < MIN_LITERAL_LEN:
+            warnings.warn(
+                f"--literal-env {name}: value shorter than {MIN_LITERAL_LEN} bytes, skipped",
+                ScrublineWarning,
+                stacklevel=2,
+            )
+        else:
+            values.append(value)
+    return values
+
+
+class Scrubber:
+    """A streaming scrubber: ``feed`` chunks, ``flush`` at the end of the stream.
+
+    For every split of a text into chunks, ``"".join(feed(c) for c in chunks) + flush()``
+    equals ``scrub(text)`` under the same rules (D2); only the tail that could still
+    become a credential is held back (D3). ``counts`` gives redactions per rule ID.
+    """
+
+    __slots__ = ("_inner", "feed", "feed_bytes", "flush", "flush_bytes")
+
+    def __init__(
+        self,
+        *,
+        literals: Iterable[str | bytes] = (),
+        literal_env: Iterable[str] = (),
+        rules_file: str | os.PathLike[str] | None = None,
+        replacement: str = DEFAULT_REPLACEMENT,
+    ) -> None:
+        custom = load_rules_file(rules_file) if rules_file is not None else []
+        secrets = [*literals, *env_literals(literal_env)]
+        self._inner = _core.Scrubber(literals=secrets, rules=custom, replacement=replacement)
+        # Bound methods of the extension object: no Python frame per chunk.
+        self.feed = self._inner.feed
+        self.flush = self._inner.flush
+        self.feed_bytes = self._inner.feed_bytes
+        self.flush_bytes = self._inner.flush_bytes
+
+    def scrub(self, text: str) -> str:
+        """Scrub a whole text with this scrubber's rules (the stream is not touched)."""
+        return self._inner.scrub(text)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """Redactions applied so far, per rule ID."""
+        return self._inner.counts
+
+    @property
+    def held(self) -> int:
+        """Bytes currently held back."""
+        return self._inner.held

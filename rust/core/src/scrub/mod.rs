@@ -1,0 +1,14 @@
+//! The streaming credential scrubber: rules (`rules`), their compiled form and the
+//! keyword prefilter (`ruleset`), the stream state (`stream`), literal secrets and their
+//! encodings (`literal`) and the placeholder guard of context rules (`guard`).
+
+mod guard;
+mod literal;
+pub mod rules;
+mod ruleset;
+mod stream;
+
+pub use literal::MIN_LITERAL_LEN;
+pub use rules::Tier;
+pub use ruleset::{RuleInfo, RuleSet, RuleSpec, DEFAULT_REPLACEMENT, LITERAL_RULE_ID};
+pub use stream::{scrub, Scrubber};

@@ -1,0 +1,396 @@
+//! Compiling rules once into a [`RuleSet`]: the keyword prefilter (one Aho-Corasick
+//! automaton over every keyword and literal form), one anchored DFA per rule, and the
+//! byte classes the stream consults. Compile once, feed many chunks.
+
+use std::sync::{Arc, OnceLock};
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind as AcMatchKind};
+use regex_automata::dfa::{dense, Automaton, StartKind};
+use regex_automata::nfa::thompson;
+use regex_automata::util::{primitives::StateID, start, syntax};
+use regex_automata::{Anchored, MatchKind};
+
+use super::literal;
+use super::rules::{RuleDef, Tier, BUILTIN};
+use crate::Error;
+
+/// The ID every literal secret (and its encodings) is redacted under.
+pub const LITERAL_RULE_ID: &str = "literal-secret";
+/// The default replacement template; `{rule}` becomes the rule ID.
+pub const DEFAULT_REPLACEMENT: &str = "[REDACTED:{rule}]";
+/// Longest `max_len` a rule may declare: the most a single candidate can hold back.
+pub const MAX_RULE_LEN: usize = 1 << 20;
+/// Longest `before` run a rule may declare.
+pub const MAX_BEFORE: usize = 100;
+
+/// An owned rule definition: the built-in table's rows, or a user's custom rule.
+#[derive(Clone, Debug)]
+pub struct RuleSpec {
+    pub id: String,
+    pub tier: Tier,
+    pub description: String,
+    pub keywords: Vec<String>,
+    pub pattern: String,
+    /// `(class, min, max)`: bytes of the match before its keyword.
+    pub before: Option<(String, usize, usize)>,
+    pub left_guard: String,
+    pub right_guard: String,
+    pub max_len: usize,
+    pub overflow: String,
+}
+
+impl RuleSpec {
+    /// A custom rule with the defaults of the rules file: word-character guards on both
+    /// sides, at most 256 bytes, nothing swallowed after an overflow.
+    pub fn custom(id: &str, pattern: &str, keywords: Vec<String>) -> RuleSpec {
+        RuleSpec {
+            id: id.to_string(),
+            tier: Tier::Custom,
+            description: String::new(),
+            keywords,
+            pattern: pattern.to_string(),
+            before: None,
+            left_guard: "[A-Za-z0-9_]".to_string(),
+            right_guard: "[A-Za-z0-9_]".to_string(),
+            max_len: 256,
+            overflow: String::new(),
+        }
+    }
+}
+
+impl From<&RuleDef> for RuleSpec {
+    fn from(d: &RuleDef) -> RuleSpec {
+        RuleSpec {
+            id: d.id.to_string(),
+            tier: d.tier,
+            description: d.description.to_string(),
+            keywords: d.keywords.iter().map(|k| k.to_string()).collect(),
+            pattern: d.pattern.to_string(),
+            before: d.before.map(|b| (b.class.to_string(), b.min, b.max)),
+            left_guard: d.left_guard.to_string(),
+            right_guard: d.right_guard.to_string(),
+            max_len: d.max_len,
+            overflow: d.overflow.to_string(),
+        }
+    }
+}
+
+/// What `rules()` reports about a rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleInfo {
+    pub id: String,
+    pub tier: Tier,
+    pub description: String,
+}
+
+/// A set of bytes, from a regex bracket expression.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ByteClass([u64; 4]);
+
+impl ByteClass {
+    fn parse(id: &str, what: &str, class: &str) -> Result<Option<ByteClass>, Error> {
+        if class.is_empty() {
+            return Ok(None);
+        }
+        let re = regex::bytes::RegexBuilder::new(&format!("(?-u)\\A(?:{class})\\z"))
+            .unicode(false)
+            .build()
+            .map_err(|e| Error::rule(id, format!("{what} {class:?} is not a byte class: {e}")))?;
+        let mut set = ByteClass::default();
+        for b in 0..=255u8 {
+            if re.is_match(&[b]) {
+                set.0[usize::from(b >> 6)] |= 1 << (b & 63);
+            }
+        }
+        if set.0 == [0; 4] {
+            return Err(Error::rule(id, format!("{what} {class:?} matches no byte")));
+        }
+        Ok(Some(set))
+    }
+
+    #[inline]
+    pub(crate) fn contains(&self, b: u8) -> bool {
+        self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+    }
+}
+
+/// The part of a match before its keyword.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BeforeRun {
+    pub class: ByteClass,
+    pub min: usize,
+    pub max: usize,
+}
+
+/// One rule, compiled.
+#[derive(Debug)]
+pub(crate) struct Rule {
+    pub info: RuleInfo,
+    /// Anchored forward DFA; `None` for the literal rule (the prefilter hit is the match).
+    pub dfa: Option<dense::DFA<Vec<u32>>>,
+    pub start: StateID,
+    /// For rules with `secret…` groups: the regex that locates the redacted span.
+    pub captures: Option<(regex::bytes::Regex, Vec<usize>)>,
+    pub before: Option<BeforeRun>,
+    pub left_guard: Option<ByteClass>,
+    pub right_guard: Option<ByteClass>,
+    pub overflow: Option<ByteClass>,
+    pub max_len: usize,
+    pub replacement: Vec<u8>,
+}
+
+/// What a prefilter pattern stands for.
+#[derive(Clone, Debug)]
+pub(crate) enum Anchor {
+    /// A keyword of rule `.0`.
+    Keyword(u32),
+    /// A literal form; the hit must equal these bytes exactly.
+    Literal(Vec<u8>),
+}
+
+/// Rules compiled for scanning; shared by every stream that uses them.
+#[derive(Debug)]
+pub struct RuleSet {
+    pub(crate) rules: Vec<Rule>,
+    pub(crate) literal_rule: u32,
+    pub(crate) prefilter: AhoCorasick,
+    pub(crate) anchors: Vec<Anchor>,
+    /// Every prefilter pattern, ASCII-lowercased and sorted: "could this tail still
+    /// become a keyword?" is a binary search.
+    pub(crate) anchor_prefixes: Vec<Vec<u8>>,
+    pub(crate) anchor_first: ByteClass,
+    pub(crate) max_anchor_len: usize,
+    /// Indices of rules with a `before` run.
+    pub(crate) before_rules: Vec<u32>,
+    /// Bytes kept before the emitted point (left guards, `before` runs, keyword overlap).
+    pub(crate) context: usize,
+}
+
+impl RuleSet {
+    /// The built-in rules with the default replacement, compiled once per process.
+    pub fn builtin() -> Arc<RuleSet> {
+        static SET: OnceLock<Arc<RuleSet>> = OnceLock::new();
+        SET.get_or_init(|| {
+            Arc::new(RuleSet::new(&[], &[], DEFAULT_REPLACEMENT).expect("built-in rules compile"))
+        })
+        .clone()
+    }
+
+    /// The built-in rules plus `custom` rules and `literals`, with `replacement` as the
+    /// template (`{rule}` is replaced by the rule ID).
+    pub fn new(
+        custom: &[RuleSpec],
+        literals: &[Vec<u8>],
+        replacement: &str,
+    ) -> Result<RuleSet, Error> {
+        let mut specs: Vec<RuleSpec> = BUILTIN.iter().map(RuleSpec::from).collect();
+        for spec in custom {
+            if specs.iter().any(|s| s.id == spec.id) || spec.id == LITERAL_RULE_ID {
+                return Err(Error::rule(&spec.id, "duplicates the ID of another rule"));
+            }
+            let mut spec = spec.clone();
+            spec.tier = Tier::Custom;
+            specs.push(spec);
+        }
+        let mut rules = Vec::with_capacity(specs.len() + 1);
+        for spec in &specs {
+            rules.push(compile(spec, replacement)?);
+        }
+        let literal_rule = rules.len() as u32;
+        rules.push(Rule {
+            info: RuleInfo {
+                id: LITERAL_RULE_ID.to_string(),
+                tier: Tier::Literal,
+                description: "a secret value registered at run time, or one of its encodings"
+                    .into(),
+            },
+            dfa: None,
+            start: StateID::ZERO,
+            captures: None,
+            before: None,
+            left_guard: None,
+            right_guard: None,
+            overflow: None,
+            max_len: 0,
+            replacement: render(replacement, LITERAL_RULE_ID),
+        });
+
+        let mut patterns: Vec<Vec<u8>> = Vec::new();
+        let mut anchors = Vec::new();
+        for (i, spec) in specs.iter().enumerate() {
+            for k in &spec.keywords {
+                patterns.push(k.as_bytes().to_vec());
+                anchors.push(Anchor::Keyword(i as u32));
+            }
+        }
+        for secret in literals {
+            for form in literal::forms(secret)? {
+                rules[literal_rule as usize].max_len =
+                    rules[literal_rule as usize].max_len.max(form.len());
+                patterns.push(form.clone());
+                anchors.push(Anchor::Literal(form));
+            }
+        }
+        let prefilter = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(AcMatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(&patterns)
+            .or_else(|_| {
+                AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .match_kind(AcMatchKind::Standard)
+                    .build(&patterns)
+            })
+            .map_err(|e| Error::Config {
+                reason: format!("keyword prefilter: {e}"),
+            })?;
+        let mut anchor_prefixes: Vec<Vec<u8>> =
+            patterns.iter().map(|p| p.to_ascii_lowercase()).collect();
+        anchor_prefixes.sort();
+        anchor_prefixes.dedup();
+        let mut anchor_first = ByteClass::default();
+        for p in &patterns {
+            for b in [p[0].to_ascii_lowercase(), p[0].to_ascii_uppercase()] {
+                anchor_first.0[usize::from(b >> 6)] |= 1 << (b & 63);
+            }
+        }
+        let max_anchor_len = patterns.iter().map(Vec::len).max().unwrap_or(1);
+        let before_rules: Vec<u32> = (0..rules.len() as u32)
+            .filter(|&i| rules[i as usize].before.is_some())
+            .collect();
+        let max_before = rules
+            .iter()
+            .filter_map(|r| r.before.map(|b| b.max))
+            .max()
+            .unwrap_or(0);
+        Ok(RuleSet {
+            rules,
+            literal_rule,
+            prefilter,
+            anchors,
+            anchor_prefixes,
+            anchor_first,
+            max_anchor_len,
+            before_rules,
+            context: max_before + 2,
+        })
+    }
+
+    /// The rules in priority order (the literal rule last).
+    pub fn rules(&self) -> Vec<RuleInfo> {
+        self.rules.iter().map(|r| r.info.clone()).collect()
+    }
+
+    /// True when `tail` (not empty) is a proper prefix of some keyword or literal form,
+    /// compared ASCII case-insensitively.
+    pub(crate) fn is_anchor_prefix(&self, tail: &[u8], scratch: &mut Vec<u8>) -> bool {
+        scratch.clear();
+        scratch.extend(tail.iter().map(u8::to_ascii_lowercase));
+        let i = self
+            .anchor_prefixes
+            .partition_point(|p| p.as_slice() < scratch.as_slice());
+        self.anchor_prefixes[i..]
+            .iter()
+            .take_while(|p| p.starts_with(scratch))
+            .any(|p| p.len() > scratch.len())
+    }
+}
+
+fn render(template: &str, id: &str) -> Vec<u8> {
+    template.replace("{rule}", id).into_bytes()
+}
+
+fn valid_id(id: &str) -> bool {
+    let b = id.as_bytes();
+    (2..=64).contains(&b.len())
+        && b[0].is_ascii_alphanumeric()
+        && b.iter()
+            .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+}
+
+fn compile(spec: &RuleSpec, replacement: &str) -> Result<Rule, Error> {
+    let id = spec.id.as_str();
+    if !valid_id(id) {
+        return Err(Error::rule(
+            id,
+            "an ID is 2-64 characters of a-z, 0-9 and '-', starting with a letter or digit",
+        ));
+    }
+    if spec.keywords.is_empty() || spec.keywords.iter().any(|k| k.is_empty()) {
+        return Err(Error::rule(
+            id,
+            "needs at least one keyword, and no empty keyword",
+        ));
+    }
+    if spec.max_len == 0 || spec.max_len > MAX_RULE_LEN {
+        return Err(Error::rule(
+            id,
+            format!("max_len must be between 1 and {MAX_RULE_LEN}"),
+        ));
+    }
+    let re = regex::bytes::RegexBuilder::new(&format!("(?-u)\\A(?:{})", spec.pattern))
+        .unicode(false)
+        .build()
+        .map_err(|e| Error::rule(id, format!("pattern does not compile: {e}")))?;
+    let dfa = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .start_kind(StartKind::Anchored)
+                .match_kind(MatchKind::LeftmostFirst)
+                .dfa_size_limit(Some(16 << 20))
+                .determinize_size_limit(Some(16 << 20)),
+        )
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .thompson(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
+        .build(&spec.pattern)
+        .map_err(|e| Error::rule(id, format!("pattern does not compile: {e}")))?;
+    let start = dfa
+        .start_state(&start::Config::new().anchored(Anchored::Yes))
+        .map_err(|e| Error::rule(id, format!("pattern has no anchored start: {e}")))?;
+    let eoi = dfa.next_eoi_state(start);
+    if dfa.is_match_state(eoi) {
+        return Err(Error::rule(id, "pattern matches the empty string"));
+    }
+    let groups: Vec<usize> = re
+        .capture_names()
+        .enumerate()
+        .filter(|(_, n)| n.is_some_and(|n| n.starts_with("secret")))
+        .map(|(i, _)| i)
+        .collect();
+    let captures = (!groups.is_empty()).then_some((re, groups));
+    let before = match &spec.before {
+        None => None,
+        Some((class, min, max)) => {
+            if *max == 0 || min > max || *max > MAX_BEFORE {
+                return Err(Error::rule(
+                    id,
+                    format!("before needs 0 <= min <= max, 1 <= max <= {MAX_BEFORE}"),
+                ));
+            }
+            let class = ByteClass::parse(id, "before class", class)?
+                .ok_or_else(|| Error::rule(id, "before needs a class"))?;
+            Some(BeforeRun {
+                class,
+                min: *min,
+                max: *max,
+            })
+        }
+    };
+    Ok(Rule {
+        info: RuleInfo {
+            id: spec.id.clone(),
+            tier: spec.tier,
+            description: spec.description.clone(),
+        },
+        dfa: Some(dfa),
+        start,
+        captures,
+        before,
+        left_guard: ByteClass::parse(id, "left_guard", &spec.left_guard)?,
+        right_guard: ByteClass::parse(id, "right_guard", &spec.right_guard)?,
+        overflow: ByteClass::parse(id, "overflow", &spec.overflow)?,
+        max_len: spec.max_len,
+        replacement: render(replacement, id),
+    })
+}

@@ -1,0 +1,484 @@
+//! The stream state of one scrubbed text (D2, D3).
+//!
+//! Bytes arrive in arbitrary chunks. A byte is emitted once no credential can cover it
+//! whatever bytes come next: everything before the earliest *live candidate* (a keyword
+//! hit whose rule may still match) and before the *tail* that could still grow into a
+//! keyword (or into the run before a mid-string keyword). Every decision depends on the
+//! bytes alone, never on where a chunk ended, so the output of a stream is the same
+//! however it was split; `scrub(text)` is simply one chunk and a flush.
+
+use std::sync::Arc;
+
+use regex_automata::dfa::Automaton;
+use regex_automata::util::primitives::StateID;
+
+use super::guard::is_placeholder;
+use super::rules::Tier;
+use super::ruleset::{Anchor, Rule, RuleSet};
+
+/// How a candidate ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fate {
+    /// Still undecided: more bytes are needed.
+    Live,
+    /// Decided: `Some(end)` is the match end, `None` no match.
+    Done(Option<u64>),
+    /// Still growing past the rule's `max_len`: redacted up to `pos`, rest swallowed.
+    Overflow,
+}
+
+/// A possible match of one rule starting at one byte. Positions are absolute offsets.
+#[derive(Clone, Debug)]
+struct Candidate {
+    rule: u32,
+    start: u64,
+    /// Next byte to feed to the DFA.
+    pos: u64,
+    state: StateID,
+    /// Last match end seen whose right guard held.
+    best: Option<u64>,
+    fate: Fate,
+}
+
+/// A streaming scrubber: a shared [`RuleSet`] plus the state of one stream.
+#[derive(Debug, Clone)]
+pub struct Scrubber {
+    set: Arc<RuleSet>,
+    /// Recent bytes: `context` bytes before `emitted`, then everything not yet decided.
+    buf: Vec<u8>,
+    /// Absolute offset of `buf[0]`.
+    base: u64,
+    /// Every byte before this offset has been written out (or redacted).
+    emitted: u64,
+    /// The prefilter has reported every keyword hit that ends at or before this offset.
+    scanned: u64,
+    /// Live and decided candidates, sorted by `(start, rule)`.
+    cands: Vec<Candidate>,
+    /// After an overflow: the rule whose `overflow` class is swallowed at `emitted`.
+    swallow: Option<u32>,
+    counts: Vec<u64>,
+    scratch: Vec<u8>,
+    hits: Vec<(usize, u64)>,
+}
+
+impl Scrubber {
+    pub fn new(set: Arc<RuleSet>) -> Scrubber {
+        let n = set.rules.len();
+        Scrubber {
+            set,
+            buf: Vec::new(),
+            base: 0,
+            emitted: 0,
+            scanned: 0,
+            cands: Vec::new(),
+            swallow: None,
+            counts: vec![0; n],
+            scratch: Vec::new(),
+            hits: Vec::new(),
+        }
+    }
+
+    pub fn rule_set(&self) -> &Arc<RuleSet> {
+        &self.set
+    }
+
+    /// Scrub the next chunk; append to `out` every byte that is now safe to emit.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>) {
+        self.buf.extend_from_slice(chunk);
+        self.process(out, false);
+    }
+
+    /// End the stream: append everything still held back, scrubbed. The scrubber is
+    /// then ready for a new stream; counts are kept.
+    pub fn flush(&mut self, out: &mut Vec<u8>) {
+        self.process(out, true);
+        self.base += self.buf.len() as u64;
+        self.buf.clear();
+        self.emitted = self.base;
+        self.scanned = self.base;
+        self.cands.clear();
+        self.swallow = None;
+    }
+
+    /// Bytes currently held back.
+    pub fn held(&self) -> usize {
+        (self.base + self.buf.len() as u64 - self.emitted) as usize
+    }
+
+    /// Redactions applied so far, per rule, in the rule set's order.
+    pub fn counts(&self) -> impl Iterator<Item = (&str, u64)> {
+        self.set
+            .rules
+            .iter()
+            .zip(&self.counts)
+            .map(|(r, &n)| (r.info.id.as_str(), n))
+    }
+
+    fn end(&self) -> u64 {
+        self.base + self.buf.len() as u64
+    }
+
+    #[inline]
+    fn byte(&self, at: u64) -> u8 {
+        self.buf[(at - self.base) as usize]
+    }
+
+    fn slice(&self, from: u64, to: u64) -> &[u8] {
+        &self.buf[(from - self.base) as usize..(to - self.base) as usize]
+    }
+
+    fn process(&mut self, out: &mut Vec<u8>, eof: bool) {
+        let end = self.end();
+        loop {
+            if !self.swallow_overflow(end, eof) {
+                break;
+            }
+            self.scan(end);
+            if !self.resolve(out, end, eof) {
+                break;
+            }
+        }
+        let mut limit = self.cands.first().map_or(end, |c| c.start);
+        if self.swallow.is_some() {
+            limit = self.emitted;
+        } else if !eof {
+            limit = limit.min(self.tail_hold(end));
+        }
+        if limit > self.emitted {
+            out.extend_from_slice(self.slice(self.emitted, limit));
+            self.emitted = limit;
+        }
+        self.compact();
+    }
+
+    /// Swallow bytes of an overflowed rule's class. False while the swallow reaches the
+    /// end of what has arrived (the stream must wait for more).
+    fn swallow_overflow(&mut self, end: u64, eof: bool) -> bool {
+        let Some(rule) = self.swallow else {
+            return true;
+        };
+        let class = self.set.rules[rule as usize].overflow;
+        while self.emitted < end {
+            let b = self.byte(self.emitted);
+            // UTF-8 continuation bytes go with the character the overflow cut.
+            if !(0x80..0xC0).contains(&b) && !class.is_some_and(|c| c.contains(b)) {
+                break;
+            }
+            self.emitted += 1;
+        }
+        if self.emitted == end && !eof {
+            self.scanned = self.scanned.max(end);
+            return false;
+        }
+        self.swallow = None;
+        let emitted = self.emitted;
+        self.cands.retain(|c| c.start >= emitted);
+        true
+    }
+
+    /// Report keyword hits in the bytes that arrived since the last scan.
+    fn scan(&mut self, end: u64) {
+        if self.scanned >= end {
+            return;
+        }
+        let overlap = self.set.max_anchor_len as u64 - 1;
+        let from = self
+            .scanned
+            .saturating_sub(overlap)
+            .max(self.base)
+            .max(self.emitted);
+        let set = Arc::clone(&self.set);
+        let mut hits = std::mem::take(&mut self.hits);
+        hits.clear();
+        let hay = &self.buf[(from - self.base) as usize..];
+        hits.extend(
+            set.prefilter
+                .find_overlapping_iter(hay)
+                .filter(|m| from + m.end() as u64 > self.scanned)
+                .map(|m| (m.pattern().as_usize(), from + m.start() as u64)),
+        );
+        for &(pattern, hit) in &hits {
+            match &set.anchors[pattern] {
+                Anchor::Keyword(rule) => self.add_keyword_candidate(*rule, hit),
+                Anchor::Literal(form) => {
+                    if self.slice(hit, hit + form.len() as u64) == form.as_slice() {
+                        self.add_candidate(Candidate {
+                            rule: set.literal_rule,
+                            start: hit,
+                            pos: hit + form.len() as u64,
+                            state: StateID::ZERO,
+                            best: None,
+                            fate: Fate::Done(Some(hit + form.len() as u64)),
+                        });
+                    }
+                }
+            }
+        }
+        self.hits = hits;
+        self.scanned = end;
+    }
+
+    fn add_keyword_candidate(&mut self, rule_ix: u32, hit: u64) {
+        let rule = &self.set.rules[rule_ix as usize];
+        let start = match rule.before {
+            None => hit,
+            Some(before) => {
+                let run = self.run_before(hit, &before.class, before.max + 1);
+                if run < before.min || run > before.max {
+                    return;
+                }
+                hit - run as u64
+            }
+        };
+        if start < self.emitted {
+            return;
+        }
+        if let Some(guard) = rule.left_guard {
+            if start > self.base && guard.contains(self.byte(start - 1)) {
+                return;
+            }
+        }
+        self.add_candidate(Candidate {
+            rule: rule_ix,
+            start,
+            pos: start,
+            state: rule.start,
+            best: None,
+            fate: Fate::Live,
+        });
+    }
+
+    fn add_candidate(&mut self, c: Candidate) {
+        let key = (c.start, c.rule);
+        match self.cands.binary_search_by_key(&key, |x| (x.start, x.rule)) {
+            // Two literal forms at one start: the longer one counts.
+            Ok(i) => {
+                if let (Fate::Done(Some(new)), Fate::Done(Some(old))) = (c.fate, self.cands[i].fate)
+                {
+                    if new > old {
+                        self.cands[i] = c;
+                    }
+                }
+            }
+            Err(i) => self.cands.insert(i, c),
+        }
+    }
+
+    /// Length of the run of `class` bytes ending at `at`, counting at most `limit`.
+    fn run_before(&self, at: u64, class: &super::ruleset::ByteClass, limit: usize) -> usize {
+        let mut n = 0;
+        let mut p = at;
+        while n < limit && p > self.base && class.contains(self.byte(p - 1)) {
+            p -= 1;
+            n += 1;
+        }
+        n
+    }
+
+    /// Decide candidates in order of their start. Returns true when an overflow was
+    /// applied (the caller swallows, then comes back).
+    fn resolve(&mut self, out: &mut Vec<u8>, end: u64, eof: bool) -> bool {
+        while let Some(head) = self.cands.first().map(|c| c.start) {
+            let group = self.cands.iter().take_while(|c| c.start == head).count();
+            let mut undecided = false;
+            for i in 0..group {
+                self.advance(i, end, eof);
+                undecided |= self.cands[i].fate == Fate::Live;
+            }
+            if undecided {
+                return false;
+            }
+            let Some((c, stop, span)) = self.choose(&self.cands[..group]) else {
+                self.cands.drain(..group);
+                continue;
+            };
+            let Some(label) = self.label(&c, span, end, eof) else {
+                return false;
+            };
+            self.cands.drain(..group);
+            out.extend_from_slice(self.slice(self.emitted, c.start));
+            out.extend_from_slice(self.slice(c.start, span.0));
+            out.extend_from_slice(&self.set.rules[label as usize].replacement);
+            out.extend_from_slice(self.slice(span.1, stop));
+            self.counts[label as usize] += 1;
+            self.emitted = stop;
+            let cut = self.cands.partition_point(|x| x.start < stop);
+            self.cands.drain(..cut);
+            if c.fate == Fate::Overflow {
+                self.swallow = Some(c.rule);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Among decided candidates with one start, the one that applies: an overflow, else
+    /// the longest match that survives its guard (ties: rule order). Returns it with
+    /// its end and the span to replace.
+    fn choose(&self, group: &[Candidate]) -> Option<(Candidate, u64, (u64, u64))> {
+        let mut best: Option<(Candidate, u64, (u64, u64))> = None;
+        for c in group {
+            let (stop, overflow) = match c.fate {
+                Fate::Overflow => (c.pos, true),
+                Fate::Done(Some(e)) => (e, false),
+                _ => continue,
+            };
+            if best
+                .as_ref()
+                .is_some_and(|(b, s, _)| b.fate == Fate::Overflow || *s >= stop)
+                && !overflow
+            {
+                continue;
+            }
+            let rule = &self.set.rules[c.rule as usize];
+            let span = self.secret_span(rule, c.start, stop);
+            if !overflow && rule.info.tier == Tier::Context {
+                let after = (stop < self.end()).then(|| self.byte(stop));
+                if is_placeholder(self.slice(span.0, span.1), after) {
+                    continue;
+                }
+            }
+            if best
+                .as_ref()
+                .is_some_and(|(b, s, _)| b.fate == Fate::Overflow && *s >= stop)
+            {
+                continue;
+            }
+            best = Some((c.clone(), stop, span));
+        }
+        best
+    }
+
+    /// The rule a redaction is reported under. A context match whose secret is exactly a
+    /// fixed-format token (`GITHUB_TOKEN=ghp_…`) is named after the token's rule; `None`
+    /// while that token candidate is still undecided (the answer must not depend on
+    /// where the stream was split).
+    fn label(&mut self, c: &Candidate, span: (u64, u64), end: u64, eof: bool) -> Option<u32> {
+        if c.fate == Fate::Overflow || self.set.rules[c.rule as usize].info.tier != Tier::Context {
+            return Some(c.rule);
+        }
+        let from = self.cands.partition_point(|x| x.start < span.0);
+        let to = self.cands.partition_point(|x| x.start <= span.0);
+        let mut label = c.rule;
+        for i in from..to {
+            if self.set.rules[self.cands[i].rule as usize].info.tier != Tier::Token {
+                continue;
+            }
+            self.advance(i, end, eof);
+            match self.cands[i].fate {
+                Fate::Live => return None,
+                Fate::Done(Some(e)) if e == span.1 && label == c.rule => label = self.cands[i].rule,
+                _ => {}
+            }
+        }
+        Some(label)
+    }
+
+    /// The part of a match that is replaced: its first participating `secret…` group,
+    /// or all of it.
+    fn secret_span(&self, rule: &Rule, start: u64, stop: u64) -> (u64, u64) {
+        if let Some((re, groups)) = &rule.captures {
+            if let Some(caps) = re.captures(self.slice(start, stop)) {
+                if let Some(m) = groups.iter().find_map(|&g| caps.get(g)) {
+                    return (start + m.start() as u64, start + m.end() as u64);
+                }
+            }
+        }
+        (start, stop)
+    }
+
+    /// Feed the candidate at `i` the bytes it has not seen, until it is decided.
+    fn advance(&mut self, i: usize, end: u64, eof: bool) {
+        let set = Arc::clone(&self.set);
+        let c = &self.cands[i];
+        if c.fate != Fate::Live {
+            return;
+        }
+        let rule = &set.rules[c.rule as usize];
+        let dfa = rule.dfa.as_ref().expect("keyword rules have a DFA");
+        let (mut state, mut pos, mut best) = (c.state, c.pos, c.best);
+        let start = c.start;
+        let mut fate = Fate::Live;
+        // A bounded pattern is dead by `max_len + 2` bytes (matches are reported one
+        // byte late); a pattern still alive then is growing past its bound.
+        let cap = start + rule.max_len as u64 + 2;
+        while pos < end {
+            let b = self.buf[(pos - self.base) as usize];
+            state = dfa.next_state(state, b);
+            if dfa.is_special_state(state) {
+                if dfa.is_dead_state(state) || dfa.is_quit_state(state) {
+                    fate = Fate::Done(best);
+                    break;
+                }
+                if dfa.is_match_state(state) && !rule.right_guard.is_some_and(|g| g.contains(b)) {
+                    best = Some(pos);
+                }
+            }
+            pos += 1;
+            if pos >= cap {
+                fate = Fate::Overflow;
+                pos = start + rule.max_len as u64;
+                break;
+            }
+        }
+        if fate == Fate::Live && eof {
+            if dfa.is_match_state(dfa.next_eoi_state(state)) {
+                best = Some(end);
+            }
+            fate = Fate::Done(best);
+        }
+        let c = &mut self.cands[i];
+        (c.state, c.pos, c.best, c.fate) = (state, pos, best, fate);
+    }
+
+    /// The earliest offset from which the tail could still become part of a credential
+    /// (`end` when it cannot).
+    fn tail_hold(&mut self, end: u64) -> u64 {
+        let set = Arc::clone(&self.set);
+        let lo = end
+            .saturating_sub(set.max_anchor_len as u64 - 1)
+            .max(self.emitted);
+        let mut hold = end;
+        for j in lo..end {
+            if set.anchor_first.contains(self.byte(j)) {
+                let tail = &self.buf[(j - self.base) as usize..];
+                if set.is_anchor_prefix(tail, &mut self.scratch) {
+                    hold = j;
+                    break;
+                }
+            }
+        }
+        for &r in &set.before_rules {
+            let before = set.rules[r as usize].before.expect("before rule");
+            for q in [end, hold] {
+                let run = self.run_before(q, &before.class, before.max + 1);
+                if run >= 1 && run <= before.max {
+                    hold = hold.min(q - run as u64);
+                }
+            }
+        }
+        hold.max(self.emitted)
+    }
+
+    /// Drop bytes no longer needed, keeping `context` bytes before `emitted`.
+    fn compact(&mut self) {
+        let keep_from = self
+            .emitted
+            .saturating_sub(self.set.context as u64)
+            .max(self.base);
+        let drop = (keep_from - self.base) as usize;
+        if drop > 0 && drop * 2 >= self.buf.len() {
+            self.buf.drain(..drop);
+            self.base = keep_from;
+        }
+    }
+}
+
+/// Scrub a whole text: one chunk and a flush.
+pub fn scrub(set: &Arc<RuleSet>, text: &[u8]) -> Vec<u8> {
+    let mut s = Scrubber::new(Arc::clone(set));
+    let mut out = Vec::with_capacity(text.len());
+    s.feed(text, &mut out);
+    s.flush(&mut out);
+    out
+}

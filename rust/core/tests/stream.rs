@@ -1,0 +1,182 @@
+//! Stream behaviour of the scrubber (D2, D3): split invariance, minimal hold-back,
+//! overflow, literals, invalid UTF-8.
+
+use std::sync::Arc;
+
+use proptest::prelude::*;
+use scrubline_core::{scrub, RuleSet, Scrubber};
+
+fn set() -> Arc<RuleSet> {
+    RuleSet::builtin()
+}
+
+fn whole(text: &[u8]) -> Vec<u8> {
+    scrub(&set(), text)
+}
+
+/// Feed `text` in chunks of the given sizes (cycled); return the outputs of each feed
+/// and of the flush.
+fn streamed_with(set: &Arc<RuleSet>, text: &[u8], sizes: &[usize]) -> (Vec<Vec<u8>>, Vec<u8>) {
+    let mut s = Scrubber::new(Arc::clone(set));
+    let mut outs = Vec::new();
+    let mut rest = text;
+    let mut k = 0;
+    while !rest.is_empty() {
+        let n = sizes[k % sizes.len()].max(1).min(rest.len());
+        let mut out = Vec::new();
+        s.feed(&rest[..n], &mut out);
+        outs.push(out);
+        rest = &rest[n..];
+        k += 1;
+    }
+    let mut tail = Vec::new();
+    s.flush(&mut tail);
+    (outs, tail)
+}
+
+fn streamed(text: &[u8], sizes: &[usize]) -> Vec<u8> {
+    let (outs, tail) = streamed_with(&set(), text, sizes);
+    let mut all: Vec<u8> = outs.concat();
+    all.extend(tail);
+    all
+}
+
+const GHP: &str = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5";
+
+#[test]
+fn d4_token_is_redacted_with_rule_id() {
+    let text = format!("token: {GHP} done");
+    assert_eq!(
+        String::from_utf8(whole(text.as_bytes())).unwrap(),
+        "token: [REDACTED:github-pat] done"
+    );
+}
+
+#[test]
+fn d2_split_at_every_point_is_never_exposed() {
+    let text = format!("export GITHUB_TOKEN={GHP}\nnext line");
+    let expect = whole(text.as_bytes());
+    for cut in 0..=text.len() {
+        let (a, b) = text.as_bytes().split_at(cut);
+        let mut s = Scrubber::new(set());
+        let mut out = Vec::new();
+        s.feed(a, &mut out);
+        let first = out.clone();
+        s.feed(b, &mut out);
+        s.flush(&mut out);
+        assert_eq!(out, expect, "cut at {cut}");
+        // Nothing of the token left the scrubber before it was decided.
+        let shown = String::from_utf8_lossy(&first);
+        assert!(!shown.contains("ghp_aB3"), "cut at {cut}: {shown}");
+    }
+}
+
+#[test]
+fn d2_chunk_sizes_1_2_7_default() {
+    let text = format!(
+        "a {GHP} b AKIAIOSFODNN7EXAMPLE c\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\n-----END RSA PRIVATE KEY-----\n"
+    );
+    let expect = whole(text.as_bytes());
+    for sizes in [&[1usize][..], &[2], &[7], &[65536]] {
+        assert_eq!(streamed(text.as_bytes(), sizes), expect, "{sizes:?}");
+    }
+}
+
+#[test]
+fn d3_nothing_held_when_tail_cannot_start_a_credential() {
+    let mut s = Scrubber::new(set());
+    let mut out = Vec::new();
+    s.feed(b"hello world, all is well. ", &mut out);
+    assert_eq!(out, b"hello world, all is well. ");
+    assert_eq!(s.held(), 0);
+}
+
+#[test]
+fn d3_partial_keyword_is_held_then_released() {
+    let mut s = Scrubber::new(set());
+    let mut out = Vec::new();
+    s.feed(b"see gh", &mut out);
+    assert_eq!(out, b"see ");
+    s.feed(b"x now!", &mut out);
+    assert_eq!(out, b"see ghx now!");
+    assert_eq!(s.held(), 0);
+}
+
+#[test]
+fn d3_dead_candidate_is_released_at_once() {
+    let mut s = Scrubber::new(set());
+    let mut out = Vec::new();
+    s.feed(b"prefix ghp_abc is not one; ", &mut out);
+    assert_eq!(out, b"prefix ghp_abc is not one; ");
+}
+
+#[test]
+fn d3_overflow_is_redacted_never_released() {
+    let mut text = b"-----BEGIN PRIVATE KEY-----\n".to_vec();
+    for _ in 0..2000 {
+        text.extend_from_slice(b"QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789abcdef\n");
+    }
+    text.extend_from_slice(b" tail text");
+    let out = whole(&text);
+    assert_eq!(
+        String::from_utf8(out.clone()).unwrap(),
+        "[REDACTED:private-key-pem] tail text"
+    );
+    assert_eq!(streamed(&text, &[1, 3, 4096]), out);
+}
+
+#[test]
+fn d6_invalid_utf8_passes_through() {
+    let mut text = b"\xff\xfe bytes \xc3(".to_vec();
+    text.extend_from_slice(GHP.as_bytes());
+    text.extend_from_slice(b" \x80end");
+    let out = whole(&text);
+    assert_eq!(out, b"\xff\xfe bytes \xc3([REDACTED:github-pat] \x80end");
+    assert_eq!(streamed(&text, &[1]), out);
+}
+
+#[test]
+fn literal_secrets_and_their_encodings() {
+    let set = Arc::new(RuleSet::new(&[], &[b"correct-horse-battery".to_vec()], "***").unwrap());
+    let text =
+        b"pw correct-horse-battery, b64 Y29ycmVjdC1ob3JzZS1iYXR0ZXJ5, url correct-horse-battery";
+    let out = scrub(&set, text);
+    assert_eq!(out, b"pw ***, b64 ***, url ***");
+    let (outs, tail) = streamed_with(&set, text, &[1]);
+    let mut all = outs.concat();
+    all.extend(tail);
+    assert_eq!(all, out);
+}
+
+#[test]
+fn literal_with_self_overlapping_prefix_split_byte_by_byte() {
+    // GitLab's phrase masker leaks `aab` in `aaab` when fed a byte at a time.
+    let set = Arc::new(RuleSet::new(&[], &[b"aaaabaaaab".to_vec()], "***").unwrap());
+    let text = b"aaaaaaabaaaab!";
+    assert_eq!(scrub(&set, text), b"aaa***!");
+    let (outs, tail) = streamed_with(&set, text, &[1]);
+    let mut all = outs.concat();
+    all.extend(tail);
+    assert_eq!(all, b"aaa***!");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn d2_streamed_equals_whole(
+        parts in proptest::collection::vec(prop_oneof![
+            Just(GHP.to_string()),
+            Just("AKIAIOSFODNN7EXAMPLE".to_string()),
+            Just("-----BEGIN RSA PRIVATE KEY-----\\nMIIEowIBAAKCAQEA\\n-----END RSA PRIVATE KEY-----".to_string()),
+            Just("password=\"hunter22\"".to_string()),
+            Just("abcQ~".to_string()),
+            "[ -~]{0,12}",
+            "[gph_AKI\\-Q~ ]{0,8}",
+        ], 0..12),
+        sizes in proptest::collection::vec(1usize..40, 1..6),
+    ) {
+        let text = parts.concat();
+        prop_assert_eq!(streamed(text.as_bytes(), &sizes), whole(text.as_bytes()));
+    }
+}

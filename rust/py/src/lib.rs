@@ -1,0 +1,222 @@
+//! The PyO3 binding of scrubline-core: converts arguments, calls the core, maps errors.
+//! Nothing here decides anything about credentials.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
+use scrubline_core::scrub::DEFAULT_REPLACEMENT;
+use scrubline_core::{Error, RuleSet, RuleSpec};
+
+pyo3::import_exception!(scrubline.errors, RuleError);
+pyo3::import_exception!(scrubline.errors, LiteralError);
+pyo3::import_exception!(scrubline.errors, ConfigError);
+
+/// Chunks at least this long are scrubbed with the interpreter released.
+const DETACH_AT: usize = 16 * 1024;
+
+fn to_py(err: Error) -> PyErr {
+    match &err {
+        Error::Rule { .. } => RuleError::new_err(err.to_string()),
+        Error::Literal { .. } => LiteralError::new_err(err.to_string()),
+        Error::Config { .. } => ConfigError::new_err(err.to_string()),
+    }
+}
+
+/// UTF-8 bytes of a str; strings with lone surrogates go through "surrogatepass".
+fn str_bytes<'a>(s: &'a Bound<'_, PyString>) -> PyResult<std::borrow::Cow<'a, [u8]>> {
+    match s.to_str() {
+        Ok(t) => Ok(std::borrow::Cow::Borrowed(t.as_bytes())),
+        Err(_) => {
+            let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+            Ok(std::borrow::Cow::Owned(
+                b.cast::<PyBytes>()?.as_bytes().to_vec(),
+            ))
+        }
+    }
+}
+
+fn bytes_str<'py>(py: Python<'py>, out: &[u8]) -> PyResult<Bound<'py, PyString>> {
+    match std::str::from_utf8(out) {
+        Ok(t) => Ok(PyString::new(py, t)),
+        Err(_) => Ok(PyBytes::new(py, out)
+            .call_method1("decode", ("utf-8", "surrogatepass"))
+            .or_else(|_| PyBytes::new(py, out).call_method1("decode", ("utf-8", "replace")))?
+            .cast_into::<PyString>()?),
+    }
+}
+
+fn rule_spec(d: &Bound<'_, PyAny>) -> PyResult<RuleSpec> {
+    let d = d
+        .cast::<PyDict>()
+        .map_err(|_| PyTypeError::new_err("a rule must be a mapping"))?;
+    let get = |k: &str| -> PyResult<Option<Bound<'_, PyAny>>> { d.get_item(k) };
+    let id: String = get("id")?
+        .ok_or_else(|| RuleError::new_err("a rule needs an 'id'"))?
+        .extract()?;
+    let missing = |k: &str| RuleError::new_err(format!("rule {id:?}: missing '{k}'"));
+    let pattern: String = get("pattern")?
+        .ok_or_else(|| missing("pattern"))?
+        .extract()?;
+    let keywords: Vec<String> = get("keywords")?
+        .ok_or_else(|| missing("keywords"))?
+        .extract()?;
+    let mut spec = RuleSpec::custom(&id, &pattern, keywords);
+    if let Some(v) = get("description")? {
+        spec.description = v.extract()?;
+    }
+    if let Some(v) = get("max_len")? {
+        spec.max_len = v.extract()?;
+    }
+    if let Some(v) = get("left_guard")? {
+        spec.left_guard = v.extract()?;
+    }
+    if let Some(v) = get("right_guard")? {
+        spec.right_guard = v.extract()?;
+    }
+    if let Some(v) = get("overflow")? {
+        spec.overflow = v.extract()?;
+    }
+    Ok(spec)
+}
+
+fn literal_bytes(v: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(b) = v.cast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    let s = v
+        .cast::<PyString>()
+        .map_err(|_| PyTypeError::new_err("a literal must be str or bytes"))?;
+    Ok(str_bytes(s)?.into_owned())
+}
+
+#[pyclass(module = "scrubline._core")]
+struct Scrubber {
+    inner: scrubline_core::Scrubber,
+}
+
+impl Scrubber {
+    fn run(&mut self, py: Python<'_>, chunk: &[u8], end: bool) -> Vec<u8> {
+        let mut out = Vec::with_capacity(chunk.len() + 64);
+        let inner = &mut self.inner;
+        let mut work = |out: &mut Vec<u8>| {
+            inner.feed(chunk, out);
+            if end {
+                inner.flush(out);
+            }
+        };
+        if chunk.len() >= DETACH_AT {
+            py.detach(|| work(&mut out));
+        } else {
+            work(&mut out);
+        }
+        out
+    }
+}
+
+#[pymethods]
+impl Scrubber {
+    #[new]
+    #[pyo3(signature = (*, literals = Vec::new(), rules = Vec::new(), replacement = DEFAULT_REPLACEMENT.to_string()))]
+    fn new(
+        literals: Vec<Bound<'_, PyAny>>,
+        rules: Vec<Bound<'_, PyAny>>,
+        replacement: String,
+    ) -> PyResult<Self> {
+        let literals = literals
+            .iter()
+            .map(literal_bytes)
+            .collect::<PyResult<Vec<_>>>()?;
+        let rules = rules.iter().map(rule_spec).collect::<PyResult<Vec<_>>>()?;
+        let set = if literals.is_empty() && rules.is_empty() && replacement == DEFAULT_REPLACEMENT {
+            RuleSet::builtin()
+        } else {
+            Arc::new(RuleSet::new(&rules, &literals, &replacement).map_err(to_py)?)
+        };
+        Ok(Scrubber {
+            inner: scrubline_core::Scrubber::new(set),
+        })
+    }
+
+    fn feed<'py>(
+        &mut self,
+        py: Python<'py>,
+        chunk: &Bound<'py, PyString>,
+    ) -> PyResult<Bound<'py, PyString>> {
+        let out = self.run(py, &str_bytes(chunk)?, false);
+        bytes_str(py, &out)
+    }
+
+    fn flush<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
+        let out = self.run(py, b"", true);
+        bytes_str(py, &out)
+    }
+
+    fn feed_bytes<'py>(&mut self, py: Python<'py>, chunk: &[u8]) -> Bound<'py, PyBytes> {
+        let out = self.run(py, chunk, false);
+        PyBytes::new(py, &out)
+    }
+
+    fn flush_bytes<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        let out = self.run(py, b"", true);
+        PyBytes::new(py, &out)
+    }
+
+    fn scrub<'py>(
+        &self,
+        py: Python<'py>,
+        text: &Bound<'py, PyString>,
+    ) -> PyResult<Bound<'py, PyString>> {
+        let bytes = str_bytes(text)?;
+        let set = self.inner.rule_set().clone();
+        let out = py.detach(|| scrubline_core::scrub(&set, &bytes));
+        bytes_str(py, &out)
+    }
+
+    #[getter]
+    fn counts(&self) -> std::collections::HashMap<String, u64> {
+        self.inner
+            .counts()
+            .filter(|&(_, n)| n > 0)
+            .map(|(id, n)| (id.to_string(), n))
+            .collect()
+    }
+
+    #[getter]
+    fn held(&self) -> usize {
+        self.inner.held()
+    }
+}
+
+#[pyfunction]
+fn scrub<'py>(py: Python<'py>, text: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyString>> {
+    let bytes = str_bytes(text)?;
+    let out = py.detach(|| scrubline_core::scrub(&RuleSet::builtin(), &bytes));
+    bytes_str(py, &out)
+}
+
+#[pyfunction]
+fn scrub_bytes<'py>(py: Python<'py>, data: &[u8]) -> Bound<'py, PyBytes> {
+    let out = py.detach(|| scrubline_core::scrub(&RuleSet::builtin(), data));
+    PyBytes::new(py, &out)
+}
+
+#[pyfunction]
+fn rules() -> Vec<(String, &'static str, String)> {
+    RuleSet::builtin()
+        .rules()
+        .into_iter()
+        .map(|r| (r.id, r.tier.as_str(), r.description))
+        .collect()
+}
+
+#[pymodule(gil_used = false)]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<Scrubber>()?;
+    m.add_function(wrap_pyfunction!(scrub, m)?)?;
+    m.add_function(wrap_pyfunction!(scrub_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(rules, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,163 @@
+"""`scrubline scrub` / `scrubline rules` as a Unix filter (D6): streaming, bytes in and
+out, exit codes, bounded memory on unbounded input."""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import threading
+
+import pytest
+
+GHP = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5"
+CLI = [sys.executable, "-m", "scrubline"]
+
+
+def run(*args: str, stdin: bytes = b"", env: dict[str, str] | None = None):
+    return subprocess.run(
+        [*CLI, *args], input=stdin, capture_output=True, env=env, timeout=120, check=False
+    )
+
+
+def test_stdin_to_stdout():
+    r = run("scrub", stdin=f"token={GHP}\n".encode())
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == b"token=[REDACTED:github-pat]\n"
+    assert r.stderr == b""
+
+
+def test_file_argument_and_stats(tmp_path):
+    f = tmp_path / "log.txt"
+    f.write_bytes(f"{GHP} {GHP} AKIAIOSFODNN7EXAMPLE\n".encode())
+    r = run("scrub", str(f), "--stats")
+    assert r.returncode == 0
+    assert r.stdout.count(b"[REDACTED:") == 3
+    assert r.stderr.decode().splitlines() == ["aws-access-key-id\t1", "github-pat\t2", "total\t3"]
+
+
+def test_missing_file_exit_66():
+    r = run("scrub", "/nonexistent/input.log")
+    assert r.returncode == 66
+    assert r.stdout == b""
+    assert b"/nonexistent/input.log" in r.stderr
+
+
+def test_usage_error_exit_64():
+    r = run("scrub", "--no-such-flag")
+    assert r.returncode == 64
+    assert r.stdout == b""
+
+
+def test_bad_rules_file_exit_64(tmp_path):
+    f = tmp_path / "r.toml"
+    f.write_text("[[rule]]\nid = 'broken'\nkeywords = ['k']\npattern = 'k('\n")
+    r = run("scrub", "--rules", str(f), stdin=b"x")
+    assert r.returncode == 64
+    assert b"broken" in r.stderr
+    assert r.stdout == b""
+
+
+def test_empty_input():
+    r = run("scrub")
+    assert (r.returncode, r.stdout, r.stderr) == (0, b"", b"")
+
+
+def test_invalid_utf8_passes_through_byte_for_byte():
+    data = b"\xff\xfe\x00 half \xe2\x82 " + GHP.encode() + b" \xc0\xaf tail \xed\xa0\x80"
+    r = run("scrub", stdin=data)
+    assert r.returncode == 0
+    assert r.stdout == data.replace(GHP.encode(), b"[REDACTED:github-pat]")
+
+
+def test_literal_env_and_warning():
+    env = {**os.environ, "MY_SECRET": "s3cr3t-value-123", "TINY": "abc"}
+    r = run(
+        "scrub",
+        "--literal-env",
+        "MY_SECRET",
+        "--literal-env",
+        "TINY",
+        stdin=b"x s3cr3t-value-123 y",
+        env=env,
+    )
+    assert r.returncode == 0
+    assert r.stdout == b"x [REDACTED:literal-secret] y"
+    assert b"TINY" in r.stderr and b"abc" not in r.stderr
+
+
+def test_sample_is_scrubbed():
+    r = run("scrub", "--sample", "--stats")
+    assert r.returncode == 0
+    assert b"ghp_" not in r.stdout and b"AKIA" not in r.stdout
+    assert b"[REDACTED:github-pat]" in r.stdout
+
+
+def test_rules_json():
+    r = run("rules", "--json")
+    found = json.loads(r.stdout)
+    assert {"id", "tier", "description"} == set(found[0])
+    assert "github-pat" in {x["id"] for x in found}
+
+
+@pytest.mark.slow
+def test_100_mb_single_line(tmp_path):
+    f = tmp_path / "line.txt"
+    chunk = b"x" * (1 << 20)
+    with f.open("wb") as w:
+        for i in range(100):
+            w.write(chunk)
+            if i % 10 == 5:
+                w.write(b" " + GHP.encode() + b" ")
+    r = subprocess.run(
+        [*CLI, "scrub", str(f), "--stats"], capture_output=True, timeout=300, check=False
+    )
+    assert r.returncode == 0
+    assert len(r.stdout) == f.stat().st_size - 10 * (len(GHP) - len("[REDACTED:github-pat]"))
+    assert r.stdout.count(b"[REDACTED:github-pat]") == 10
+    assert b"\n" not in r.stdout
+
+
+@pytest.mark.slow
+def test_multi_gb_stream_in_bounded_memory():
+    """2 GiB of agent-like output through a pipe: peak RSS of the filter stays < 100 MB."""
+    block = (
+        "$ pytest -q\n....................................... [100%]\n"
+        f"export GITHUB_TOKEN={GHP}\n"
+        '{"tool": "read_file", "output": "def main():\\n    return 0\\n"}\n'
+        "Lorem ipsum dolor sit amet, the password is kept in the vault.\n"
+    ).encode()
+    per_mib = (1 << 20) // len(block)
+    mib = block * per_mib
+    rounds = 2048
+    proc = subprocess.Popen(
+        [*CLI, "scrub", "--stats"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+
+    def write() -> None:
+        assert proc.stdin is not None
+        for _ in range(rounds):
+            proc.stdin.write(mib)
+        proc.stdin.close()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert proc.stdout is not None
+    total = 0
+    while data := proc.stdout.read(1 << 20):
+        total += len(data)
+    writer.join()
+    assert proc.stderr is not None
+    stats = proc.stderr.read().decode()
+    assert proc.wait() == 0
+    saved = len(GHP) - len("[REDACTED:github-pat]")
+    assert total == rounds * len(mib) - rounds * per_mib * saved
+    assert f"github-pat\t{rounds * per_mib}" in stats
+    # ru_maxrss of waited-for children (KiB on Linux): every child so far, this one included.
+    peak_mib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    assert peak_mib < 100, f"peak RSS {peak_mib:.1f} MiB"

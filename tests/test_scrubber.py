@@ -1,0 +1,208 @@
+"""The Python API of the scrubber: D2 (split invariance), D3 (minimal hold-back), D4
+(rule IDs, literals, custom rules), D5 (what is left alone), errors."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import scrubline
+from conftest import load_naughty, load_vectors
+from scrubline import (
+    ConfigError,
+    LiteralError,
+    RuleError,
+    Scrubber,
+    ScrublineError,
+    ScrublineWarning,
+    rules,
+    scrub,
+)
+
+GHP = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5"
+VECTORS = load_vectors()
+POSITIVE_TEXTS = [v["text"] for v in VECTORS if v["text"] != v["expect"]] or [GHP]
+
+
+def streamed(text: str, cuts: list[int], scrubber: Scrubber | None = None) -> str:
+    s = scrubber or Scrubber()
+    out, prev = [], 0
+    for c in sorted(set(cuts)):
+        out.append(s.feed(text[prev:c]))
+        prev = c
+    out.append(s.feed(text[prev:]))
+    out.append(s.flush())
+    return "".join(out)
+
+
+def test_d4_replacement_names_the_rule():
+    assert scrub(f"GITHUB_TOKEN={GHP}\n") == "GITHUB_TOKEN=[REDACTED:github-pat]\n"
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=lambda v: v["rule"])
+def test_d4_rule_vectors(vector):
+    assert scrub(vector["text"]) == vector["expect"]
+
+
+@pytest.mark.parametrize("vector", VECTORS, ids=lambda v: v["rule"])
+def test_d2_rule_vectors_one_character_at_a_time(vector):
+    text = vector["text"]
+    assert streamed(text, list(range(len(text)))) == vector["expect"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    prefix=st.text(max_size=30),
+    secret=st.sampled_from(POSITIVE_TEXTS),
+    suffix=st.text(max_size=30),
+    data=st.data(),
+)
+def test_d2_any_chunking_of_text_with_credentials_equals_whole(prefix, secret, suffix, data):
+    text = prefix + secret + suffix
+    cuts = data.draw(st.lists(st.integers(0, len(text)), max_size=12))
+    assert streamed(text, cuts) == scrub(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.characters(codec="utf-8"), max_size=200), data=st.data())
+def test_d2_any_chunking_of_any_text_equals_whole(text, data):
+    cuts = data.draw(st.lists(st.integers(0, len(text)), max_size=20))
+    assert streamed(text, cuts) == scrub(text)
+
+
+def test_d2_one_character_chunks_never_expose_a_token_prefix():
+    s = Scrubber()
+    shown = "".join(s.feed(ch) for ch in f"key {GHP} end")
+    assert "ghp_aB" not in shown
+    assert shown + s.flush() == "key [REDACTED:github-pat] end"
+
+
+def test_d3_clean_text_is_not_held():
+    s = Scrubber()
+    assert s.feed("All 12 tests passed in 0.3s.\n") == "All 12 tests passed in 0.3s.\n"
+    assert s.held == 0
+
+
+def test_d3_flush_releases_a_partial_keyword():
+    s = Scrubber()
+    assert s.feed("the prefix is gh") == "the prefix is "
+    assert s.held == 2
+    assert s.flush() == "gh"
+    assert s.held == 0
+
+
+def test_d5_identifiers_and_hashes_left_alone():
+    text = (
+        "commit c0ffee1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b "
+        "sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 "
+        "--hash=sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 "
+        "image@sha256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 "
+        "run 123e4567-e89b-12d3-a456-426614174000 "
+        "the password is stored in the vault; rotate the token weekly. "
+        "password=os.environ['DB_PASSWORD'] password: ${DB_PASSWORD} def get_password(self):"
+    )
+    assert scrub(text) == text
+
+
+@pytest.mark.parametrize("naughty", load_naughty())
+def test_naughty_strings_pass_unchanged(naughty):
+    assert scrub(naughty) == naughty
+    assert streamed(naughty, list(range(len(naughty)))) == naughty
+
+
+def test_lone_surrogates_survive():
+    text = "a\udc80b " + GHP + " \ud800"
+    assert scrub(text) == "a\udc80b [REDACTED:github-pat] \ud800"
+    assert streamed(text, [1, 2, 9]) == scrub(text)
+
+
+def test_counts_per_rule():
+    s = Scrubber()
+    s.feed(f"{GHP} and {GHP} and AKIAIOSFODNN7EXAMPLE ")
+    s.flush()
+    assert s.counts == {"github-pat": 2, "aws-access-key-id": 1}
+
+
+def test_literal_and_its_encodings():
+    s = Scrubber(literals=["correct-horse-battery"], replacement="<{rule}>")
+    text = "a correct-horse-battery b Y29ycmVjdC1ob3JzZS1iYXR0ZXJ5 c correct%2Dhorse"
+    assert s.scrub(text) == "a <literal-secret> b <literal-secret> c correct%2Dhorse"
+
+
+def test_literal_env(monkeypatch):
+    monkeypatch.setenv("SCRUBLINE_TEST_SECRET", "Tr0ub4dor&3-long")
+    monkeypatch.setenv("SCRUBLINE_TEST_SHORT", "abc")
+    monkeypatch.delenv("SCRUBLINE_TEST_UNSET", raising=False)
+    with pytest.warns(ScrublineWarning) as caught:
+        s = Scrubber(
+            literal_env=["SCRUBLINE_TEST_SECRET", "SCRUBLINE_TEST_SHORT", "SCRUBLINE_TEST_UNSET"]
+        )
+    messages = " ".join(str(w.message) for w in caught)
+    assert "SCRUBLINE_TEST_SHORT" in messages and "SCRUBLINE_TEST_UNSET" in messages
+    assert "abc" not in messages
+    assert s.scrub("pw=Tr0ub4dor&3-long;") == "pw=[REDACTED:literal-secret];"
+
+
+def test_short_literal_is_an_error():
+    with pytest.raises(LiteralError, match="at least 8 bytes"):
+        Scrubber(literals=["short"])
+
+
+def test_custom_rules_file(tmp_path):
+    path = tmp_path / "rules.toml"
+    path.write_text(
+        '[[rule]]\nid = "acme-token"\ndescription = "ACME"\n'
+        "keywords = [\"acme_\"]\npattern = 'acme_[a-z0-9]{16}'\n"
+    )
+    s = Scrubber(rules_file=path)
+    assert s.scrub("t=acme_0123456789abcdef.") == "t=[REDACTED:acme-token]."
+    assert s.scrub("t=acme_0123456789abcdefg.") == "t=acme_0123456789abcdefg."
+
+
+@pytest.mark.parametrize(
+    ("body", "error", "message"),
+    [
+        (
+            "[[rule]]\nid = 'x-y'\nkeywords = ['k']\npattern = 'k(['\n",
+            RuleError,
+            "(?s)x-y.*unclosed",
+        ),
+        ("[[rule]]\nid = 'Bad ID'\nkeywords = ['k']\npattern = 'k'\n", RuleError, "Bad ID"),
+        ("[[rule]]\nid = 'no-kw'\nkeywords = []\npattern = 'k'\n", RuleError, "keyword"),
+        ("[[rule]]\nid = 'github-pat'\nkeywords = ['k']\npattern = 'k1'\n", RuleError, "dupl"),
+        ("[[rule]]\nid = 'empty'\nkeywords = ['k']\npattern = 'k*'\n", RuleError, "empty"),
+        ("[[rule]]\nid = 'x'\nkeywords = ['k']\n", ConfigError, "missing 'pattern'"),
+        (
+            "[[rule]]\nid = 'x'\nkeywords = ['k']\npattern = 'k'\ncolour = 1\n",
+            ConfigError,
+            "colour",
+        ),
+        ("not toml ===", ConfigError, "TOML"),
+    ],
+)
+def test_bad_rules_are_clear_errors(tmp_path, body, error, message):
+    path = tmp_path / "rules.toml"
+    path.write_text(body)
+    with pytest.raises(error, match=message):
+        Scrubber(rules_file=path)
+
+
+def test_error_hierarchy():
+    assert issubclass(RuleError, ScrublineError) and issubclass(RuleError, ValueError)
+    with pytest.raises(ConfigError):
+        Scrubber(rules_file="/nonexistent/rules.toml")
+
+
+def test_rules_listing():
+    found = rules()
+    ids = [r.id for r in found]
+    assert len(ids) == len(set(ids))
+    assert {"github-pat", "private-key-pem", "password-assignment", "literal-secret"} <= set(ids)
+    assert {r.tier for r in found} <= {"token", "context", "literal"}
+    assert all(r.description for r in found)
+
+
+def test_public_api():
+    assert set(scrubline.__all__) >= {"scrub", "Scrubber", "rules", "ScrublineError"}
+    assert scrubline.__version__
