@@ -4,6 +4,7 @@
 
 mod guard;
 mod literal;
+mod prefilter;
 pub mod rules;
 mod ruleset;
 mod stream;

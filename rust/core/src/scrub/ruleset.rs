@@ -4,13 +4,13 @@
 
 use std::sync::{Arc, OnceLock};
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind as AcMatchKind};
 use regex_automata::dfa::{dense, Automaton, StartKind};
 use regex_automata::nfa::thompson;
 use regex_automata::util::{primitives::StateID, start, syntax};
 use regex_automata::{Anchored, MatchKind};
 
 use super::literal;
+use super::prefilter::Prefilter;
 use super::rules::{RuleDef, Tier, BUILTIN};
 use crate::Error;
 
@@ -139,27 +139,14 @@ pub(crate) struct Rule {
     pub replacement: Vec<u8>,
 }
 
-/// What a prefilter pattern stands for.
-#[derive(Clone, Debug)]
-pub(crate) enum Anchor {
-    /// A keyword of rule `.0`.
-    Keyword(u32),
-    /// A literal form; the hit must equal these bytes exactly.
-    Literal(Vec<u8>),
-}
-
 /// Rules compiled for scanning; shared by every stream that uses them.
 #[derive(Debug)]
 pub struct RuleSet {
     pub(crate) rules: Vec<Rule>,
     pub(crate) literal_rule: u32,
-    pub(crate) prefilter: AhoCorasick,
-    pub(crate) anchors: Vec<Anchor>,
-    /// Every prefilter pattern, ASCII-lowercased and sorted: "could this tail still
-    /// become a keyword?" is a binary search.
-    pub(crate) anchor_prefixes: Vec<Vec<u8>>,
-    pub(crate) anchor_first: ByteClass,
-    pub(crate) max_anchor_len: usize,
+    pub(crate) prefilter: Prefilter,
+    /// For each keyword pattern of the prefilter, its rule (literal forms come after).
+    pub(crate) keyword_rule: Vec<u32>,
     /// Indices of rules with a `before` run.
     pub(crate) before_rules: Vec<u32>,
     /// Bytes kept before the emitted point (left guards, `before` runs, keyword overlap).
@@ -215,47 +202,23 @@ impl RuleSet {
             replacement: render(replacement, LITERAL_RULE_ID),
         });
 
-        let mut patterns: Vec<Vec<u8>> = Vec::new();
-        let mut anchors = Vec::new();
+        let mut keywords: Vec<Vec<u8>> = Vec::new();
+        let mut keyword_rule = Vec::new();
         for (i, spec) in specs.iter().enumerate() {
             for k in &spec.keywords {
-                patterns.push(k.as_bytes().to_vec());
-                anchors.push(Anchor::Keyword(i as u32));
+                keywords.push(k.as_bytes().to_vec());
+                keyword_rule.push(i as u32);
             }
         }
+        let mut forms: Vec<Vec<u8>> = Vec::new();
         for secret in literals {
             for form in literal::forms(secret)? {
-                rules[literal_rule as usize].max_len =
-                    rules[literal_rule as usize].max_len.max(form.len());
-                patterns.push(form.clone());
-                anchors.push(Anchor::Literal(form));
+                if !forms.contains(&form) {
+                    forms.push(form);
+                }
             }
         }
-        let prefilter = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .match_kind(AcMatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
-            .build(&patterns)
-            .or_else(|_| {
-                AhoCorasick::builder()
-                    .ascii_case_insensitive(true)
-                    .match_kind(AcMatchKind::Standard)
-                    .build(&patterns)
-            })
-            .map_err(|e| Error::Config {
-                reason: format!("keyword prefilter: {e}"),
-            })?;
-        let mut anchor_prefixes: Vec<Vec<u8>> =
-            patterns.iter().map(|p| p.to_ascii_lowercase()).collect();
-        anchor_prefixes.sort();
-        anchor_prefixes.dedup();
-        let mut anchor_first = ByteClass::default();
-        for p in &patterns {
-            for b in [p[0].to_ascii_lowercase(), p[0].to_ascii_uppercase()] {
-                anchor_first.0[usize::from(b >> 6)] |= 1 << (b & 63);
-            }
-        }
-        let max_anchor_len = patterns.iter().map(Vec::len).max().unwrap_or(1);
+        let prefilter = Prefilter::new(&keywords, &forms)?;
         let before_rules: Vec<u32> = (0..rules.len() as u32)
             .filter(|&i| rules[i as usize].before.is_some())
             .collect();
@@ -268,10 +231,7 @@ impl RuleSet {
             rules,
             literal_rule,
             prefilter,
-            anchors,
-            anchor_prefixes,
-            anchor_first,
-            max_anchor_len,
+            keyword_rule,
             before_rules,
             context: max_before + 2,
         })
@@ -280,20 +240,6 @@ impl RuleSet {
     /// The rules in priority order (the literal rule last).
     pub fn rules(&self) -> Vec<RuleInfo> {
         self.rules.iter().map(|r| r.info.clone()).collect()
-    }
-
-    /// True when `tail` (not empty) is a proper prefix of some keyword or literal form,
-    /// compared ASCII case-insensitively.
-    pub(crate) fn is_anchor_prefix(&self, tail: &[u8], scratch: &mut Vec<u8>) -> bool {
-        scratch.clear();
-        scratch.extend(tail.iter().map(u8::to_ascii_lowercase));
-        let i = self
-            .anchor_prefixes
-            .partition_point(|p| p.as_slice() < scratch.as_slice());
-        self.anchor_prefixes[i..]
-            .iter()
-            .take_while(|p| p.starts_with(scratch))
-            .any(|p| p.len() > scratch.len())
     }
 }
 

@@ -7,14 +7,19 @@
 //! bytes alone, never on where a chunk ended, so the output of a stream is the same
 //! however it was split; `scrub(text)` is simply one chunk and a flush.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use regex_automata::dfa::Automaton;
 use regex_automata::util::primitives::StateID;
 
 use super::guard::is_placeholder;
+use super::prefilter::Hit;
 use super::rules::Tier;
-use super::ruleset::{Anchor, Rule, RuleSet};
+use super::ruleset::{Rule, RuleSet};
+
+/// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
+const SLICE: usize = 64 * 1024;
 
 /// How a candidate ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,12 +58,12 @@ pub struct Scrubber {
     /// The prefilter has reported every keyword hit that ends at or before this offset.
     scanned: u64,
     /// Live and decided candidates, sorted by `(start, rule)`.
-    cands: Vec<Candidate>,
+    cands: VecDeque<Candidate>,
     /// After an overflow: the rule whose `overflow` class is swallowed at `emitted`.
     swallow: Option<u32>,
     counts: Vec<u64>,
-    scratch: Vec<u8>,
-    hits: Vec<(usize, u64)>,
+    hits: Vec<Hit>,
+    lower: Vec<u8>,
 }
 
 impl Scrubber {
@@ -70,11 +75,11 @@ impl Scrubber {
             base: 0,
             emitted: 0,
             scanned: 0,
-            cands: Vec::new(),
+            cands: VecDeque::new(),
             swallow: None,
             counts: vec![0; n],
-            scratch: Vec::new(),
             hits: Vec::new(),
+            lower: Vec::new(),
         }
     }
 
@@ -84,8 +89,12 @@ impl Scrubber {
 
     /// Scrub the next chunk; append to `out` every byte that is now safe to emit.
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>) {
-        self.buf.extend_from_slice(chunk);
-        self.process(out, false);
+        // Large chunks are taken a slice at a time: the output is the same (that is the
+        // point of the design), and the candidates in flight stay few and cache-warm.
+        for piece in chunk.chunks(SLICE) {
+            self.buf.extend_from_slice(piece);
+            self.process(out, false);
+        }
     }
 
     /// End the stream: append everything still held back, scrubbed. The scrubber is
@@ -138,7 +147,7 @@ impl Scrubber {
                 break;
             }
         }
-        let mut limit = self.cands.first().map_or(end, |c| c.start);
+        let mut limit = self.cands.front().map_or(end, |c| c.start);
         if self.swallow.is_some() {
             limit = self.emitted;
         } else if !eof {
@@ -181,7 +190,7 @@ impl Scrubber {
         if self.scanned >= end {
             return;
         }
-        let overlap = self.set.max_anchor_len as u64 - 1;
+        let overlap = self.set.prefilter.max_len() as u64 - 1;
         let from = self
             .scanned
             .saturating_sub(overlap)
@@ -191,27 +200,24 @@ impl Scrubber {
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
         let hay = &self.buf[(from - self.base) as usize..];
-        hits.extend(
-            set.prefilter
-                .find_overlapping_iter(hay)
-                .filter(|m| from + m.end() as u64 > self.scanned)
-                .map(|m| (m.pattern().as_usize(), from + m.start() as u64)),
-        );
-        for &(pattern, hit) in &hits {
-            match &set.anchors[pattern] {
-                Anchor::Keyword(rule) => self.add_keyword_candidate(*rule, hit),
-                Anchor::Literal(form) => {
-                    if self.slice(hit, hit + form.len() as u64) == form.as_slice() {
-                        self.add_candidate(Candidate {
-                            rule: set.literal_rule,
-                            start: hit,
-                            pos: hit + form.len() as u64,
-                            state: StateID::ZERO,
-                            best: None,
-                            fate: Fate::Done(Some(hit + form.len() as u64)),
-                        });
-                    }
-                }
+        set.prefilter.find(hay, &mut self.lower, &mut hits);
+        for &(pattern, at) in &hits {
+            let hit = from + at as u64;
+            let stop = hit + set.prefilter.pattern(pattern).len() as u64;
+            if stop <= self.scanned {
+                continue;
+            }
+            if set.prefilter.is_keyword(pattern) {
+                self.add_keyword_candidate(set.keyword_rule[pattern as usize], hit);
+            } else if hit >= self.emitted {
+                self.add_candidate(Candidate {
+                    rule: set.literal_rule,
+                    start: hit,
+                    pos: stop,
+                    state: StateID::ZERO,
+                    best: None,
+                    fate: Fate::Done(Some(stop)),
+                });
             }
         }
         self.hits = hits;
@@ -278,7 +284,7 @@ impl Scrubber {
     /// Decide candidates in order of their start. Returns true when an overflow was
     /// applied (the caller swallows, then comes back).
     fn resolve(&mut self, out: &mut Vec<u8>, end: u64, eof: bool) -> bool {
-        while let Some(head) = self.cands.first().map(|c| c.start) {
+        while let Some(head) = self.cands.front().map(|c| c.start) {
             let group = self.cands.iter().take_while(|c| c.start == head).count();
             let mut undecided = false;
             for i in 0..group {
@@ -288,7 +294,7 @@ impl Scrubber {
             if undecided {
                 return false;
             }
-            let Some((c, stop, span)) = self.choose(&self.cands[..group]) else {
+            let Some((c, stop, span)) = self.choose(self.cands.range(..group)) else {
                 self.cands.drain(..group);
                 continue;
             };
@@ -315,7 +321,10 @@ impl Scrubber {
     /// Among decided candidates with one start, the one that applies: an overflow, else
     /// the longest match that survives its guard (ties: rule order). Returns it with
     /// its end and the span to replace.
-    fn choose(&self, group: &[Candidate]) -> Option<(Candidate, u64, (u64, u64))> {
+    fn choose<'a>(
+        &self,
+        group: impl Iterator<Item = &'a Candidate>,
+    ) -> Option<(Candidate, u64, (u64, u64))> {
         let mut best: Option<(Candidate, u64, (u64, u64))> = None;
         for c in group {
             let (stop, overflow) = match c.fate {
@@ -435,19 +444,11 @@ impl Scrubber {
     /// (`end` when it cannot).
     fn tail_hold(&mut self, end: u64) -> u64 {
         let set = Arc::clone(&self.set);
-        let lo = end
-            .saturating_sub(set.max_anchor_len as u64 - 1)
-            .max(self.emitted);
-        let mut hold = end;
-        for j in lo..end {
-            if set.anchor_first.contains(self.byte(j)) {
-                let tail = &self.buf[(j - self.base) as usize..];
-                if set.is_anchor_prefix(tail, &mut self.scratch) {
-                    hold = j;
-                    break;
-                }
-            }
-        }
+        let tail = &self.buf[(self.emitted - self.base) as usize..];
+        let mut hold = match set.prefilter.partial_start(tail) {
+            Some(j) => self.emitted + j as u64,
+            None => end,
+        };
         for &r in &set.before_rules {
             let before = set.rules[r as usize].before.expect("before rule");
             for q in [end, hold] {

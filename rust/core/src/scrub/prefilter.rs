@@ -1,0 +1,377 @@
+//! The keyword prefilter: where in a slice of text could a rule's keyword, or a literal
+//! secret's form, occur? Everything after it only runs at the places this reports.
+//!
+//! Keywords are matched ASCII-case-insensitively. Those of four bytes or more are found
+//! by their rarest four bytes (their *signature*, see [`signature`]) with SIMD Teddy
+//! searchers over an ASCII-lowercased copy of the slice, then verified in full;
+//! three-byte keywords with memmem on that copy; shorter ones (`Q~`, `SK`) are exact
+//! and found with memmem on the slice itself. Small slices (a token delta),
+//! and any slice when SIMD is missing, go through one case-insensitive Aho-Corasick
+//! automaton instead, which reports exactly the same hits.
+//! Literal forms are exact and have an automaton of their own.
+
+use aho_corasick::packed::{self, MatchKind as PackedKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind, Span};
+use memchr::memmem;
+
+use crate::Error;
+
+/// A place where a pattern occurs: `(pattern index, offset of its first byte)`.
+pub(crate) type Hit = (u32, usize);
+
+const SIG: usize = 4;
+const PER_SEARCHER: usize = 40;
+
+/// The keywords one signature stands for: `(keyword, offset of the signature in it)`.
+type Owners = Vec<(u32, usize)>;
+
+#[derive(Debug)]
+enum Keywords {
+    /// Signatures on the lowercased text; per signature, the keywords it starts.
+    Teddy {
+        /// Each searcher takes at most [`PER_SEARCHER`] signatures: Teddy's false-positive
+        /// rate climbs steeply with more patterns per bucket, two lean passes beat one.
+        searchers: Vec<(packed::Searcher, Vec<Owners>)>,
+        /// Keywords of exactly three bytes, lowercased, found with memmem.
+        three: Vec<(memmem::Finder<'static>, u32)>,
+    },
+    /// Case-insensitive automaton over the keywords of signature length; its pattern
+    /// `j` is keyword `long[j]`.
+    Automaton { ac: AhoCorasick, long: Vec<u32> },
+}
+
+/// Below this many bytes, one automaton pass beats the setup of several SIMD searches
+/// (a 32-byte token delta is the common case in a stream).
+const SMALL: usize = 2048;
+
+#[derive(Debug)]
+pub(crate) struct Prefilter {
+    /// Every pattern, ASCII-lowercased when it is a keyword, as given when a literal.
+    patterns: Vec<Vec<u8>>,
+    keywords: Option<Keywords>,
+    /// The same keywords (of three bytes or more) as an automaton, for small slices.
+    small: Option<Keywords>,
+    /// Keywords shorter than a signature: exact, case-sensitive.
+    short: Vec<(memmem::Finder<'static>, u32)>,
+    /// Literal forms: exact, case-sensitive; pattern indices offset by `literal_base`.
+    literals: Option<AhoCorasick>,
+    literal_base: u32,
+    /// "Could this tail still become a pattern?"
+    tails: Tails,
+    max_len: usize,
+}
+
+/// An Aho-Corasick automaton over the lowercased patterns that answers one question:
+/// how long is the longest suffix of the text read so far that is a proper prefix of
+/// some pattern? One table lookup per byte.
+#[derive(Debug, Default)]
+struct Tails {
+    /// Byte (lowercased) to column; column 0 is every byte no pattern contains.
+    class: Vec<u8>,
+    columns: usize,
+    /// `next[state * columns + column]`; state 0 is the root.
+    next: Vec<u32>,
+    /// Per state: length of the longest suffix of its string that is a proper prefix.
+    pending: Vec<u32>,
+}
+
+impl Tails {
+    fn new<'a>(patterns: impl Iterator<Item = &'a [u8]>) -> Tails {
+        let patterns: Vec<Vec<u8>> = patterns.map(|p| p.to_ascii_lowercase()).collect();
+        let mut class = vec![0u8; 256];
+        let mut columns = 1usize;
+        for p in &patterns {
+            for &b in p {
+                if class[b as usize] == 0 {
+                    class[b as usize] = columns as u8;
+                    columns += 1;
+                }
+            }
+        }
+        for b in b'A'..=b'Z' {
+            class[b as usize] = class[b.to_ascii_lowercase() as usize];
+        }
+        // The trie, with `u32::MAX` for "no child".
+        let mut next = vec![u32::MAX; columns];
+        let mut depth = vec![0u32];
+        for p in &patterns {
+            let mut s = 0usize;
+            for &b in p {
+                let at = s * columns + class[b as usize] as usize;
+                if next[at] == u32::MAX {
+                    next[at] = depth.len() as u32;
+                    depth.push(depth[s] + 1);
+                    next.resize(next.len() + columns, u32::MAX);
+                }
+                s = next[at] as usize;
+            }
+        }
+        let states = depth.len();
+        let has_children: Vec<bool> = (0..states)
+            .map(|s| {
+                next[s * columns..(s + 1) * columns]
+                    .iter()
+                    .any(|&t| t != u32::MAX)
+            })
+            .collect();
+        // Breadth first: failure links, then complete transitions and `pending`.
+        let mut fail = vec![0u32; states];
+        let mut pending = vec![0u32; states];
+        let mut queue = std::collections::VecDeque::new();
+        for t in next.iter_mut().take(columns) {
+            match *t {
+                u32::MAX => *t = 0,
+                child => queue.push_back(child as usize),
+            }
+        }
+        while let Some(s) = queue.pop_front() {
+            pending[s] = if has_children[s] {
+                depth[s]
+            } else {
+                pending[fail[s] as usize]
+            };
+            for c in 0..columns {
+                let f = next[fail[s] as usize * columns + c];
+                match next[s * columns + c] {
+                    u32::MAX => next[s * columns + c] = f,
+                    t => {
+                        fail[t as usize] = f;
+                        queue.push_back(t as usize);
+                    }
+                }
+            }
+        }
+        Tails {
+            class,
+            columns,
+            next,
+            pending,
+        }
+    }
+
+    /// Length of the longest suffix of `text` that is a proper prefix of a pattern
+    /// (only the last `max_len - 1` bytes can matter; the caller passes at most those).
+    fn pending(&self, text: &[u8]) -> usize {
+        let mut s = 0usize;
+        for &b in text {
+            s = self.next[s * self.columns + self.class[b as usize] as usize] as usize;
+        }
+        self.pending[s] as usize
+    }
+}
+
+impl Prefilter {
+    /// `keywords` are numbered first, then `literals`, in the order given.
+    pub(crate) fn new(keywords: &[Vec<u8>], literals: &[Vec<u8>]) -> Result<Prefilter, Error> {
+        let err = |e: aho_corasick::BuildError| Error::Config {
+            reason: format!("keyword prefilter: {e}"),
+        };
+        let mut patterns: Vec<Vec<u8>> = keywords.iter().map(|k| k.to_ascii_lowercase()).collect();
+        let mut short = Vec::new();
+        let mut three = Vec::new();
+        let mut sigs: Vec<Vec<u8>> = Vec::new();
+        let mut by_sig: Vec<Owners> = Vec::new();
+        for (i, k) in patterns.iter().enumerate() {
+            if k.len() < 3 {
+                short.push((memmem::Finder::new(&keywords[i]).into_owned(), i as u32));
+                continue;
+            }
+            if k.len() < SIG {
+                three.push((memmem::Finder::new(k).into_owned(), i as u32));
+                continue;
+            }
+            let off = signature(k);
+            let sig = &k[off..off + SIG];
+            match sigs.iter().position(|s| s.as_slice() == sig) {
+                Some(j) => by_sig[j].push((i as u32, off)),
+                None => {
+                    sigs.push(sig.to_vec());
+                    by_sig.push(vec![(i as u32, off)]);
+                }
+            }
+        }
+        let mut searchers = Vec::new();
+        for (chunk, owners) in sigs.chunks(PER_SEARCHER).zip(by_sig.chunks(PER_SEARCHER)) {
+            let built = packed::Config::new()
+                .match_kind(PackedKind::LeftmostFirst)
+                .builder()
+                .extend(chunk)
+                .build();
+            match built {
+                Some(searcher) => searchers.push((searcher, owners.to_vec())),
+                None => {
+                    searchers.clear();
+                    break;
+                }
+            }
+        }
+        let long: Vec<u32> = (0..keywords.len() as u32)
+            .filter(|&i| keywords[i as usize].len() >= 3)
+            .collect();
+        let has_long = !long.is_empty();
+        let small = if !has_long {
+            None
+        } else {
+            let ac = AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .match_kind(MatchKind::Standard)
+                .kind(Some(AhoCorasickKind::DFA))
+                .build(long.iter().map(|&i| &keywords[i as usize]))
+                .map_err(err)?;
+            Some(Keywords::Automaton { ac, long })
+        };
+        let keywords_index = if !has_long {
+            None
+        } else if !searchers.is_empty() || sigs.is_empty() {
+            Some(Keywords::Teddy { searchers, three })
+        } else {
+            None
+        };
+        let literal_base = patterns.len() as u32;
+        patterns.extend(literals.iter().cloned());
+        let tails = Tails::new(patterns.iter().map(Vec::as_slice));
+        let max_len = patterns.iter().map(Vec::len).max().unwrap_or(1);
+        let literals = if literals.is_empty() {
+            None
+        } else {
+            Some(
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::Standard)
+                    .build(literals)
+                    .map_err(err)?,
+            )
+        };
+        Ok(Prefilter {
+            patterns,
+            keywords: keywords_index,
+            small,
+            short,
+            literals,
+            literal_base,
+            tails,
+            max_len,
+        })
+    }
+
+    /// Pattern `i` as matched: lowercased for keywords.
+    pub(crate) fn pattern(&self, i: u32) -> &[u8] {
+        &self.patterns[i as usize]
+    }
+
+    /// Length of the longest pattern.
+    pub(crate) fn max_len(&self) -> usize {
+        self.max_len
+    }
+
+    /// The earliest offset in `tail` from which the rest of `tail` is a proper prefix of
+    /// some pattern (ASCII case folded): where a keyword may be arriving.
+    pub(crate) fn partial_start(&self, tail: &[u8]) -> Option<usize> {
+        let from = tail.len().saturating_sub(self.max_len.saturating_sub(1));
+        match self.tails.pending(&tail[from..]) {
+            0 => None,
+            n => Some(tail.len() - n),
+        }
+    }
+
+    pub(crate) fn is_keyword(&self, i: u32) -> bool {
+        i < self.literal_base
+    }
+
+    /// Append to `hits` every occurrence in `hay` of every pattern (overlapping ones
+    /// included), in no particular order. `lower` is scratch space.
+    pub(crate) fn find(&self, hay: &[u8], lower: &mut Vec<u8>, hits: &mut Vec<Hit>) {
+        let engine = if hay.len() < SMALL || self.keywords.is_none() {
+            &self.small
+        } else {
+            &self.keywords
+        };
+        match engine {
+            None => {}
+            Some(Keywords::Automaton { ac, long }) => {
+                hits.extend(
+                    ac.find_overlapping_iter(hay)
+                        .map(|m| (long[m.pattern().as_usize()], m.start())),
+                );
+            }
+            Some(Keywords::Teddy { searchers, three }) => {
+                lower.clear();
+                lower.extend(hay.iter().map(u8::to_ascii_lowercase));
+                for (searcher, by_sig) in searchers {
+                    let mut at = 0;
+                    while let Some(m) = searcher.find_in(&lower[..], Span::from(at..lower.len())) {
+                        let at_sig = m.start();
+                        for &(k, off) in &by_sig[m.pattern().as_usize()] {
+                            if let Some(h) = at_sig.checked_sub(off) {
+                                if lower[h..].starts_with(&self.patterns[k as usize]) {
+                                    hits.push((k, h));
+                                }
+                            }
+                        }
+                        at = at_sig + 1;
+                    }
+                }
+                for (finder, k) in three {
+                    hits.extend(finder.find_iter(&lower[..]).map(|h| (*k, h)));
+                }
+            }
+        }
+        for (finder, k) in &self.short {
+            hits.extend(finder.find_iter(hay).map(|h| (*k, h)));
+        }
+        if let Some(ac) = &self.literals {
+            hits.extend(
+                ac.find_overlapping_iter(hay)
+                    .map(|m| (self.literal_base + m.pattern().as_u32(), m.start())),
+            );
+        }
+    }
+}
+
+/// Offset of the [`SIG`] bytes of a (lowercased) keyword least likely to occur in ordinary
+/// text: the prefilter stops at every occurrence of a signature, so `age` (from
+/// `AGE-SECRET-KEY-1`) would stop it in every "message"; `y-1` almost never does.
+/// Likelihood is the product of per-byte frequencies in English text and source code.
+fn signature(keyword: &[u8]) -> usize {
+    (0..=keyword.len() - SIG)
+        .min_by(|&a, &b| {
+            let f = |o: usize| {
+                keyword[o..o + SIG]
+                    .iter()
+                    .map(|&c| frequency(c))
+                    .product::<f64>()
+            };
+            f(a).total_cmp(&f(b))
+        })
+        .unwrap_or(0)
+}
+
+/// Relative frequency (percent) of a lowercased byte in agent output.
+fn frequency(b: u8) -> f64 {
+    match b {
+        b' ' => 15.0,
+        b'e' => 12.7,
+        b't' => 9.1,
+        b'a' => 8.2,
+        b'o' => 7.5,
+        b'i' => 7.0,
+        b'n' => 6.7,
+        b's' => 6.3,
+        b'h' => 6.1,
+        b'r' => 6.0,
+        b'd' => 4.3,
+        b'l' => 4.0,
+        b'c' | b'u' => 2.8,
+        b'm' | b'w' => 2.4,
+        b'f' => 2.2,
+        b'g' | b'y' => 2.0,
+        b'.' | b'p' => 1.9,
+        b'_' | b'b' | b'\n' => 1.5,
+        b'v' | b'-' | b'0'..=b'9' | b'"' | b'/' | b'=' | b',' | b'(' | b')' => 1.0,
+        b'k' => 0.8,
+        b':' | b'\'' => 0.5,
+        b'j' | b'x' => 0.15,
+        b'q' => 0.1,
+        b'z' => 0.07,
+        _ => 0.3,
+    }
+}
