@@ -109,15 +109,21 @@ pub fn is_placeholder(value: &[u8], after: Option<u8>) -> bool {
     is_dotted_identifier(value)
 }
 
+/// `config.db.password`, `settings.DB_PASSWORD`: two or more parts, each a lower-case
+/// or an upper-case identifier. Mixed-case parts look like token material, not code.
 fn is_dotted_identifier(value: &[u8]) -> bool {
     let mut parts = 0;
     for part in value.split(|&b| b == b'.') {
-        let Some((&first, rest)) = part.split_first() else {
+        let Some((&first, _)) = part.split_first() else {
             return false;
         };
-        if !(first.is_ascii_alphabetic() || first == b'_')
-            || !rest.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
-        {
+        let lower = part
+            .iter()
+            .all(|&b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+        let upper = part
+            .iter()
+            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+        if first.is_ascii_digit() || !(lower || upper) {
             return false;
         }
         parts += 1;
@@ -143,6 +149,7 @@ mod tests {
             "str",
             "None",
             "config.db.password",
+            "settings.DB_PASSWORD",
             "[REDACTED:github-pat]",
         ] {
             assert!(is_placeholder(v.as_bytes(), None), "{v}");

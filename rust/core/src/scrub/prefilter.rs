@@ -4,7 +4,7 @@
 //! Keywords are matched ASCII-case-insensitively. Those of four bytes or more are found
 //! by their rarest four bytes (their *signature*, see [`signature`]) with SIMD Teddy
 //! searchers over an ASCII-lowercased copy of the slice, then verified in full;
-//! three-byte keywords with memmem on that copy; shorter ones (`Q~`, `SK`) are exact
+//! three-byte keywords by one more searcher on that copy; shorter ones (`Q~`, `SK`) are exact
 //! and found with memmem on the slice itself. Small slices (a token delta),
 //! and any slice when SIMD is missing, go through one case-insensitive Aho-Corasick
 //! automaton instead, which reports exactly the same hits.
@@ -20,7 +20,7 @@ use crate::Error;
 pub(crate) type Hit = (u32, usize);
 
 const SIG: usize = 4;
-const PER_SEARCHER: usize = 40;
+const PER_SEARCHER: usize = 48;
 
 /// The keywords one signature stands for: `(keyword, offset of the signature in it)`.
 type Owners = Vec<(u32, usize)>;
@@ -32,8 +32,8 @@ enum Keywords {
         /// Each searcher takes at most [`PER_SEARCHER`] signatures: Teddy's false-positive
         /// rate climbs steeply with more patterns per bucket, two lean passes beat one.
         searchers: Vec<(packed::Searcher, Vec<Owners>)>,
-        /// Keywords of exactly three bytes, lowercased, found with memmem.
-        three: Vec<(memmem::Finder<'static>, u32)>,
+        /// Keywords of exactly three bytes (lowercased): one more searcher.
+        three: Option<(packed::Searcher, Vec<Owners>)>,
     },
     /// Case-insensitive automaton over the keywords of signature length; its pattern
     /// `j` is keyword `long[j]`.
@@ -168,7 +168,8 @@ impl Prefilter {
         };
         let mut patterns: Vec<Vec<u8>> = keywords.iter().map(|k| k.to_ascii_lowercase()).collect();
         let mut short = Vec::new();
-        let mut three = Vec::new();
+        let mut three_sigs: Vec<Vec<u8>> = Vec::new();
+        let mut three_owners: Vec<Owners> = Vec::new();
         let mut sigs: Vec<Vec<u8>> = Vec::new();
         let mut by_sig: Vec<Owners> = Vec::new();
         for (i, k) in patterns.iter().enumerate() {
@@ -177,7 +178,13 @@ impl Prefilter {
                 continue;
             }
             if k.len() < SIG {
-                three.push((memmem::Finder::new(k).into_owned(), i as u32));
+                match three_sigs.iter().position(|s| s == k) {
+                    Some(j) => three_owners[j].push((i as u32, 0)),
+                    None => {
+                        three_sigs.push(k.clone());
+                        three_owners.push(vec![(i as u32, 0)]);
+                    }
+                }
                 continue;
             }
             let off = signature(k);
@@ -190,14 +197,16 @@ impl Prefilter {
                 }
             }
         }
-        let mut searchers = Vec::new();
-        for (chunk, owners) in sigs.chunks(PER_SEARCHER).zip(by_sig.chunks(PER_SEARCHER)) {
-            let built = packed::Config::new()
+        let teddy = |sigs: &[Vec<u8>]| {
+            packed::Config::new()
                 .match_kind(PackedKind::LeftmostFirst)
                 .builder()
-                .extend(chunk)
-                .build();
-            match built {
+                .extend(sigs)
+                .build()
+        };
+        let mut searchers = Vec::new();
+        for (chunk, owners) in sigs.chunks(PER_SEARCHER).zip(by_sig.chunks(PER_SEARCHER)) {
+            match teddy(chunk) {
                 Some(searcher) => searchers.push((searcher, owners.to_vec())),
                 None => {
                     searchers.clear();
@@ -205,6 +214,17 @@ impl Prefilter {
                 }
             }
         }
+        let three = if three_sigs.is_empty() {
+            None
+        } else {
+            match teddy(&three_sigs) {
+                Some(searcher) => Some((searcher, three_owners)),
+                None => {
+                    searchers.clear();
+                    None
+                }
+            }
+        };
         let long: Vec<u32> = (0..keywords.len() as u32)
             .filter(|&i| keywords[i as usize].len() >= 3)
             .collect();
@@ -222,7 +242,7 @@ impl Prefilter {
         };
         let keywords_index = if !has_long {
             None
-        } else if !searchers.is_empty() || sigs.is_empty() {
+        } else if !searchers.is_empty() || (sigs.is_empty() && three.is_some()) {
             Some(Keywords::Teddy { searchers, three })
         } else {
             None
@@ -296,7 +316,7 @@ impl Prefilter {
             Some(Keywords::Teddy { searchers, three }) => {
                 lower.clear();
                 lower.extend(hay.iter().map(u8::to_ascii_lowercase));
-                for (searcher, by_sig) in searchers {
+                for (searcher, by_sig) in searchers.iter().chain(three) {
                     let mut at = 0;
                     while let Some(m) = searcher.find_in(&lower[..], Span::from(at..lower.len())) {
                         let at_sig = m.start();
@@ -309,9 +329,6 @@ impl Prefilter {
                         }
                         at = at_sig + 1;
                     }
-                }
-                for (finder, k) in three {
-                    hits.extend(finder.find_iter(&lower[..]).map(|h| (*k, h)));
                 }
             }
         }

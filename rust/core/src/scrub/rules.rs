@@ -148,17 +148,24 @@ impl RuleDef {
 }
 
 // Conventions used by the patterns below.
-// - Sources, as in docs/reference: GL gitleaks, TH TruffleHog, NP Nosey Parker,
+// - Sources, as in the redaction reference: GL gitleaks, TH TruffleHog, NP Nosey Parker,
 //   DS detect-secrets, MS microsoft/security-utilities, GR gitlab-runner.
 // - Fixed-length tokens use the exact length and a right guard, so a token one character
 //   too long is left alone; open-ended ones use `+`/`{n,}`, `max_len` and `overflow`.
-// - Context rules: `KEY` then `(?:\\?["'])?` (closing quote of a JSON or JSON-in-JSON key),
-//   then either `=value` with no spaces (env/CLI style, any value of word-ish bytes) or a
-//   spaced `=`, `:`, `:=`, `=>` followed by a quoted value ("…", '…', \"…\") or an
-//   unquoted one that must contain a digit or symbol: type annotations, `None`, bare and
-//   dotted identifiers (`password: str`, `token = self.token`) do not match. Unquoted
-//   values stop at whitespace, quotes, backticks and `,;<>(){}[]&\`, and the right guard
-//   `[(\[<]` rejects a value that is really a call, an index or a generic type.
+// - Under leftmost-first, an alternation lists its longer alternative first when both
+//   share a prefix (otherwise the shorter one would end the match early).
+// - Context rules put the value in `secret…` groups: `KEY`, then `(?:\\?["'])?` (the closing
+//   quote of a JSON or JSON-in-JSON key), then one of
+//     `=value` with no spaces (env and CLI style): any value of 4+ (8+) word-ish bytes;
+//     a spaced `=`, `:`, `:=`, `=>` and a quoted value ("…", '…', \"…\"); the match takes
+//     the closing quote and any `,)}` after it, so the right guard below never sees them;
+//     the same and an unquoted value, which must contain a digit (or, for passwords, a
+//     symbol) and start with a letter or digit, so type annotations, `None` and bare or
+//     dotted identifiers (`password: str`, `token: u32`, `self.password = password`) fail;
+//     `>value<` (XML elements such as Maven's `<password>…</password>`).
+//   Unquoted values stop at whitespace, quotes, backticks and `,;<>(){}[]&\`; the right
+//   guard `[(\[<,)}]` rejects a value that is really a call, an index, a generic type, a
+//   keyword argument (`password=password,`) or a struct-literal field.
 
 /// The built-in rules, in priority order (earlier wins a tie between equally long matches
 /// starting at the same byte).
@@ -431,15 +438,22 @@ pub static BUILTIN: &[RuleDef] = &[
     .overflow("[0-9A-Za-z_-]"),
     // ---- 23–26 Private keys (GL, DS, NP, TH) ----------------------------------------------
     // 23 (GCP service-account JSON) is covered here: its "private_key" is a \n-escaped PEM.
-    // First alternative: a whole block, with real or escaped newlines, through its END
-    // line; the body class stops it at bytes no key contains. Second: a block cut short
-    // (`head`, truncated output): the header and the base64 lines that follow it.
+    // After the header (and any Proc-Type / DEK-Info / Version … lines) comes a base64 run of
+    // 16+ bytes; then either the rest of the block through its END line (the body class
+    // stops it at bytes no key contains) or, for a block cut short (`head`, truncated
+    // output), the base64 lines that follow. Lines end in real or \n-escaped newlines.
     RuleDef {
         id: "private-key-pem",
         tier: Tier::Token,
         description: "PEM private key block (RSA, EC, DSA, OpenSSH, PKCS#8, PGP), real or \\n-escaped newlines, whole or truncated",
         keywords: &["-----BEGIN"],
-        pattern: r#"-----BEGIN[ A-Z0-9_-]{0,100}PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s\\:,.@"()_-]*?-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----|(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+[ \t]*(?:(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):[^\r\n\\]*|[A-Za-z0-9+/=]{16,}))+)"#,
+        pattern: concat!(
+            r#"-----BEGIN[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----"#,
+            r#"(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n))+[ \t]*(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):[^\r\n\\]*)*"#,
+            r#"(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+[ \t]*[A-Za-z0-9+/=]{16}"#,
+            r#"(?:[A-Za-z0-9+/=\s\\:,.@"()_-]*?-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----"#,
+            r#"|[A-Za-z0-9+/=]*(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+[ \t]*[A-Za-z0-9+/=]{16,})*)"#,
+        ),
         before: None,
         left_guard: "",
         right_guard: "",
@@ -478,17 +492,17 @@ pub static BUILTIN: &[RuleDef] = &[
     // ---- 28 HTTP authorization (NP, GL curl rules) ----------------------------------------
     RuleDef::context(
         "http-bearer",
-        "Authorization: Bearer / token … header value",
+        "Authorization: Bearer / token … header value (8+ bytes with a digit)",
         &["authorization"],
-        r#"(?i:authorization)(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?(?i:bearer|token)[ \t]+(?P<secret>[A-Za-z0-9._~+/-]{6,}=*)"#,
+        r#"(?i:authorization)(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?(?i:bearer|token)[ \t]+(?P<secret>[A-Za-z0-9._~+/_-]{7,}[0-9][A-Za-z0-9._~+/_-]*=*|[A-Za-z0-9._~+/_-]{0,7}[0-9][A-Za-z0-9._~+/_-]{7,}=*)"#,
         8192,
     )
-    .overflow("[A-Za-z0-9._~+/=-]"),
+    .overflow("[A-Za-z0-9._~+/=_-]"),
     RuleDef::context(
         "http-basic",
-        "Authorization: Basic … header value (base64 user:password)",
+        "Authorization: Basic … header value (padded base64 of user:password, 8+ chars)",
         &["authorization"],
-        r#"(?i:authorization)(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?(?i:basic)[ \t]+(?P<secret>[A-Za-z0-9+/]{6,}={0,2})"#,
+        r#"(?i:authorization)(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?(?i:basic)[ \t]+(?P<secret>(?:[A-Za-z0-9+/]{4}){2,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)"#,
         2048,
     )
     .right_guard("[A-Za-z0-9+/=]")
@@ -497,7 +511,7 @@ pub static BUILTIN: &[RuleDef] = &[
         "curl-user-password",
         "password of `-u user:password` / `--user user:password` (curl, wget, httpie)",
         &["-u ", "--user"],
-        r#"(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'$]{1,128}:(?P<secret>[0-9]*[^\s"'0-9][^\s"']*)"#,
+        r#"(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'$]{1,128}:(?P<secret>[0-9]*[^\s"'0-9][^\s"']{2,}|[^\s"']{2,}[^\s"'0-9])"#,
         512,
     )
     .left_guard(W),
@@ -506,28 +520,17 @@ pub static BUILTIN: &[RuleDef] = &[
         "url-userinfo",
         "password in scheme://user:password@host (postgres, mysql, mongodb, redis, amqp, http…)",
         &["://"],
-        r#"://[^\s:@/?#"'<>\\]*:(?P<secret>[^\s/?#"'<>\\]+)@"#,
+        r#"://[^\s:@/?#"'<>\\{}]*:(?P<secret>[^\s/?#"'<>\\{}]+)@"#,
         1024,
     ),
-    // ---- 30 netrc, ODBC / .NET connection strings (NP) ------------------------------------
+    // ---- 30 netrc (NP); ODBC / .NET connection strings: see connection-string-password ----
     RuleDef::context(
         "netrc-password",
         "password in a netrc entry (machine … login … password …)",
         &["machine"],
-        r"machine[ \t\r\n]+\S+(?:[ \t\r\n]+(?:login|account|port)[ \t\r\n]+\S+)*[ \t\r\n]+password[ \t\r\n]+(?P<secret>\S+)",
+        r"machine[ \t\r\n]+\S+(?:[ \t\r\n]+(?:login|account|port)[ \t\r\n]+\S+)+[ \t\r\n]+password[ \t\r\n]+(?P<secret>\S+)",
         1024,
     ),
-    // Values with spaces or braces, ended by `;` (the right guard lets only `;` or the end
-    // of the stream follow); simple values are left to password-assignment, which wins
-    // the tie by coming first.
-    RuleDef::context(
-        "connection-string-password",
-        "Password=/Pwd= in an ODBC / ADO.NET / JDBC connection string, up to `;`",
-        &["password=", "pwd="],
-        r#"(?i:password|pwd)=(?:\{(?P<secret1>[^}\r\n]+)\}|(?P<secret2>\w[^\r\n"'`,;<>(){}\[\]&\\]*[^\s"'`,;<>(){}\[\]&\\]))"#,
-        512,
-    )
-    .right_guard("[^;]"),
     // ---- 31 Azure storage / Service Bus / SAS (DS, NP) ------------------------------------
     RuleDef::context(
         "azure-storage-key",
@@ -894,7 +897,9 @@ pub static BUILTIN: &[RuleDef] = &[
         r"(?:sq0atp-|EAAA)[A-Za-z0-9_-]{22,60}|sq0csp-[A-Za-z0-9_-]{43}",
         64,
     )
-    .right_guard("[A-Za-z0-9_-]"),
+    // `EAAA` also occurs inside base64 blobs, hence `+/=` in both guards.
+    .left_guard("[A-Za-z0-9_+/-]")
+    .right_guard("[A-Za-z0-9_+/=-]"),
     RuleDef::context(
         "telegram-bot-token",
         "Telegram bot token after a telegram key or in an api.telegram.org/bot… URL",
@@ -907,22 +912,67 @@ pub static BUILTIN: &[RuleDef] = &[
     RuleDef {
         id: "password-assignment",
         tier: Tier::Context,
-        description: "password=/password:/DB_PASSWORD=\"…\" assignments (value redacted, key kept)",
+        description: "password=/password:/DB_PASSWORD=\"…\"/<password>…< assignments (value redacted, key kept)",
         keywords: &["password", "passwd", "pwd"],
-        pattern: r##"(?i:password|passwd|pwd)(?i:[_.-]?(?:[0-9]|confirm(?:ation)?|plain(?:text)?|value|str|string))?(?:\\?["'])?(?:=(?P<secret1>\w[^\s"'`,;<>(){}\[\]&\\]{3,})|[ \t]*(?::=|=>|[:=])[ \t]*(?:"(?P<secret2>(?:[^"\\\r\n]|\\[^\r\n])+)"|'(?P<secret3>[^'\r\n]+)'|\\"(?P<secret4>[^"\\\r\n]+)\\"|(?P<secret5>\w[^\s"'`,;<>(){}\[\]&\\]*[0-9!#$%*+/:=?@^|~-][^\s"'`,;<>(){}\[\]&\\]*|[0-9][^\s"'`,;<>(){}\[\]&\\]+)))"##,
+        pattern: concat!(
+            r#"(?i:password|passwd|pwd)(?i:[_.-]?(?:[0-9]|confirm(?:ation)?|plain(?:text)?|value|str|string))?"#,
+            // <password>value</password>
+            r#"(?:>(?P<secret1>[^<>\s"'(){}]+)<"#,
+            r#"|(?:\\?["'])?(?:"#,
+            // PASSWORD=value (no spaces): 4+ bytes
+            r#"=(?P<secret2>\w[^\s"'`,;<>(){}\[\]&\\]{3,})"#,
+            r#"|[ \t]*(?::=|=>|[:=])[ \t]*(?:"#,
+            // quoted: anything that does not start with whitespace
+            r#""(?P<secret3>(?:[^"\\\s]|\\[^\r\n])(?:[^"\\\r\n]|\\[^\r\n])*)"[,)}]*"#,
+            r#"|'(?P<secret4>[^'\s][^'\r\n]*)'[,)}]*"#,
+            r#"|\\"(?P<secret5>[^"\\\s][^"\\\r\n]*)\\"[,)}]*"#,
+            // unquoted: 6+ bytes, starts alphanumeric, has a digit or symbol
+            r#"|(?P<secret6>[A-Za-z0-9][^\s"'`,;<>(){}\[\]&\\]{4,}[0-9!#$%*+/=?@^|~-][^\s"'`,;<>(){}\[\]&\\]*"#,
+            r#"|[A-Za-z0-9][^\s"'`,;<>(){}\[\]&\\]{0,4}[0-9!#$%*+/=?@^|~-][^\s"'`,;<>(){}\[\]&\\]{4,}))))"#,
+        ),
         before: None,
         left_guard: "[/]",
-        right_guard: r"[(\[<]",
+        right_guard: r"[(\[<,)}]",
         max_len: 512,
         overflow: r"[^\s]",
     },
+    // Values with spaces or braces, ended by `;` (the right guard lets only `;` or the end
+    // of the stream follow); simple values are left to password-assignment, which wins
+    // the tie by coming first.
+    RuleDef::context(
+        "connection-string-password",
+        "Password=/Pwd= in an ODBC / ADO.NET / JDBC connection string, up to `;`",
+        &["password=", "pwd="],
+        r#"(?i:password|pwd)=(?:\{(?P<secret1>[^}\r\n]+)\}|(?P<secret2>\w[^\r\n"'`,;<>(){}\[\]&\\]*[^\s"'`,;<>(){}\[\]&\\]))"#,
+        512,
+    )
+    .right_guard("[^;]"),
+    // Token-like values: at least one byte that is not a letter, `_` or `.` (so `NextToken`,
+    // `next_token`, `SA_ACCESS_TOKEN`, `string.quoted` fail) and 5+ bytes. Each is written
+    // `X{4,}ZX*|X{0,4}ZX{4,}` (Z the required byte): every such value of 9+ bytes matches,
+    // none under 5 does (an exact "8+ bytes" costs a 3.6 MB DFA).
     RuleDef::context(
         "secret-assignment",
-        "secret=/token:/api_key=/access_key=/client_secret: assignments (value redacted, key kept)",
+        "secret=/token:/api_key=/access_key=/client_secret:/<token>…< assignments (value redacted, key kept)",
         &["secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey", "access-key"],
-        r##"(?i:secret|token|api[_-]?key|access[_-]?key)(?i:[_.-]?(?:key|token|secret|value|base)){0,2}(?:\\?["'])?(?:=(?P<secret1>\w[^\s"'`,;<>(){}\[\]&\\]{7,})|[ \t]*(?::=|=>|[:=])[ \t]*(?:"(?P<secret2>(?:[^"\\\r\n]|\\[^\r\n]){8,})"|'(?P<secret3>[^'\r\n]{8,})'|\\"(?P<secret4>[^"\\\r\n]{8,})\\"|(?P<secret5>\w[\w+/=.~-]{3,}[0-9][\w+/=.~-]*|\w[\w+/=.~-]{0,3}[0-9][\w+/=.~-]{3,})))"##,
+        concat!(
+            r#"(?i:secret|token|api[_-]?key|access[_-]?key)(?i:[_.-]?(?:key|token|secret|value|base)){0,2}"#,
+            // <token>value</token>
+            r#"(?:>(?P<secret1>[^<>\s"'(){}]{4,}[^<>\s"'(){}A-Za-z_.][^<>\s"'(){}]*|[^<>\s"'(){}]{0,4}[^<>\s"'(){}A-Za-z_.][^<>\s"'(){}]{4,})<"#,
+            r#"|(?:\\?["'])?(?:"#,
+            // SECRET=value (no spaces)
+            r#"=(?P<secret2>[0-9][^\s"'`,;<>(){}\[\]&\\]{4,}|[A-Za-z_](?:[^\s"'`,;<>(){}\[\]&\\]{3,}[^\s"'`,;<>(){}\[\]&\\A-Za-z_.][^\s"'`,;<>(){}\[\]&\\]*|[^\s"'`,;<>(){}\[\]&\\]{0,3}[^\s"'`,;<>(){}\[\]&\\A-Za-z_.][^\s"'`,;<>(){}\[\]&\\]{3,}))"#,
+            r#"|[ \t]*(?::=|=>|[:=])[ \t]*(?:"#,
+            // quoted, no whitespace, `#` (colours) or braces (templates)
+            r#""(?P<secret3>[^"\\\s#{}]{4,}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]*|[^"\\\s#{}]{0,4}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]{4,})"[,)}]*"#,
+            r#"|'(?P<secret4>[^'\\\s#{}]{4,}[^'\\\s#{}A-Za-z_.][^'\\\s#{}]*|[^'\\\s#{}]{0,4}[^'\\\s#{}A-Za-z_.][^'\\\s#{}]{4,})'[,)}]*"#,
+            r#"|\\"(?P<secret5>[^"\\\s#{}]{4,}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]*|[^"\\\s#{}]{0,4}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]{4,})\\"[,)}]*"#,
+            // unquoted: token alphabet, starts alphanumeric, has a digit
+            r#"|(?P<secret6>[0-9][\w+/=.~-]{4,}|[A-Za-z](?:[\w+/=.~-]{3,}[0-9][\w+/=.~-]*|[\w+/=.~-]{0,3}[0-9][\w+/=.~-]{3,})))))"#,
+        ),
         1024,
     )
-    .right_guard(r"[(\[<]")
+    .left_guard("[:]")
+    .right_guard(r"[(\[<,)}]")
     .overflow(r"[^\s]"),
 ];

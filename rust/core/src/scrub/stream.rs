@@ -40,7 +40,7 @@ struct Candidate {
     /// Next byte to feed to the DFA.
     pos: u64,
     state: StateID,
-    /// Last match end seen whose right guard held.
+    /// The last match end seen, if its right guard held.
     best: Option<u64>,
     fate: Fate,
 }
@@ -419,8 +419,10 @@ impl Scrubber {
                     fate = Fate::Done(best);
                     break;
                 }
-                if dfa.is_match_state(state) && !rule.right_guard.is_some_and(|g| g.contains(b)) {
-                    best = Some(pos);
+                if dfa.is_match_state(state) {
+                    // The guard judges the longest match only: no backing off to a
+                    // shorter one (`password=password)` is not `password=passwor`).
+                    best = (!rule.right_guard.is_some_and(|g| g.contains(b))).then_some(pos);
                 }
             }
             pos += 1;
