@@ -180,3 +180,13 @@ proptest! {
         prop_assert_eq!(streamed(text.as_bytes(), &sizes), whole(text.as_bytes()));
     }
 }
+
+#[test]
+fn token_after_a_json_escape_is_found() {
+    let text = format!("{{\"out\": \"line\\n{GHP}\\tx\"}}");
+    assert_eq!(
+        String::from_utf8(whole(text.as_bytes())).unwrap(),
+        "{\"out\": \"line\\n[REDACTED:github-pat]\\tx\"}"
+    );
+    assert_eq!(streamed(text.as_bytes(), &[1]), whole(text.as_bytes()));
+}

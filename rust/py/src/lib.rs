@@ -175,7 +175,7 @@ impl Scrubber {
     }
 
     #[getter]
-    fn counts(&self) -> std::collections::HashMap<String, u64> {
+    fn counts(&self) -> std::collections::BTreeMap<String, u64> {
         self.inner
             .counts()
             .filter(|&(_, n)| n > 0)

@@ -314,8 +314,7 @@ impl Prefilter {
                 );
             }
             Some(Keywords::Teddy { searchers, three }) => {
-                lower.clear();
-                lower.extend(hay.iter().map(u8::to_ascii_lowercase));
+                lowercase_into(hay, lower);
                 for (searcher, by_sig) in searchers.iter().chain(three) {
                     let mut at = 0;
                     while let Some(m) = searcher.find_in(&lower[..], Span::from(at..lower.len())) {
@@ -341,6 +340,15 @@ impl Prefilter {
                     .map(|m| (self.literal_base + m.pattern().as_u32(), m.start())),
             );
         }
+    }
+}
+
+/// `dst = hay` with ASCII letters lowercased; written so that it vectorizes.
+fn lowercase_into(hay: &[u8], dst: &mut Vec<u8>) {
+    dst.clear();
+    dst.resize(hay.len(), 0);
+    for (d, &b) in dst.iter_mut().zip(hay) {
+        *d = b | (u8::from(b.wrapping_sub(b'A') < 26) << 5);
     }
 }
 

@@ -182,15 +182,15 @@ pub static BUILTIN: &[RuleDef] = &[
         "aws-secret-access-key",
         "AWS secret access key (40 chars) after aws_secret_access_key / SecretAccessKey",
         &["secret_access_key", "secret-access-key", "secretaccesskey", "aws_secret_key"],
-        r#"(?i:secret[_-]?access[_-]?key|aws_secret_key)(?:\\?["'])?[ \t]*(?::=|=>|[:=])[ \t]*(?:\\?["'])?(?P<secret>[A-Za-z0-9/+=]{40})"#,
-        80,
+        r#"(?i:secret[_-]?access[_-]?key|aws_secret_key)(?:\\?["'])?[ \t]{0,32}(?::=|=>|[:=])[ \t]{0,32}(?:\\?["'])?(?P<secret>[A-Za-z0-9/+=]{40})"#,
+        127,
     )
     .right_guard("[A-Za-z0-9/+=]"),
     RuleDef::context(
         "aws-session-token",
         "AWS session token after aws_session_token / SessionToken / X-Amz-Security-Token",
         &["aws_session_token", "sessiontoken", "x-amz-security-token"],
-        r#"(?i:aws_session_token|sessiontoken|x-amz-security-token)(?:\\?["'])?[ \t]*(?::=|=>|[:=])[ \t]*(?:\\?["'])?(?P<secret>[A-Za-z0-9/+=]{16,})"#,
+        r#"(?i:aws_session_token|sessiontoken|x-amz-security-token)(?:\\?["'])?[ \t]{0,32}(?::=|=>|[:=])[ \t]{0,32}(?:\\?["'])?(?P<secret>[A-Za-z0-9/+=]{16,})"#,
         4096,
     )
     .overflow("[A-Za-z0-9/+=]"),
@@ -327,15 +327,15 @@ pub static BUILTIN: &[RuleDef] = &[
         "Discord webhook URL (id and token)",
         &["discord.com/api/", "discordapp.com/api/"],
         r"discord(?:app)?\.com/api/(?:v[0-9]{1,2}/)?webhooks/[0-9]{17,20}/[A-Za-z0-9_-]{60,80}",
-        160,
+        133,
     )
     .right_guard("[A-Za-z0-9_-]"),
     RuleDef::context(
         "discord-bot-token",
         "Discord bot token in an `Authorization: Bot …` header",
         &["authorization"],
-        r#"(?i:authorization)(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?(?i:bot)[ \t]+(?P<secret>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})"#,
-        128,
+        r#"(?i:authorization)(?:\\?["'])?[ \t]{0,32}[:=][ \t]{0,32}(?:\\?["'])?(?i:bot)[ \t]{1,32}(?P<secret>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})"#,
+        191,
     )
     .right_guard("[A-Za-z0-9_-]"),
     // ---- 15 Microsoft Teams (GL) ----------------------------------------------------------
@@ -438,8 +438,8 @@ pub static BUILTIN: &[RuleDef] = &[
     .overflow("[0-9A-Za-z_-]"),
     // ---- 23–26 Private keys (GL, DS, NP, TH) ----------------------------------------------
     // 23 (GCP service-account JSON) is covered here: its "private_key" is a \n-escaped PEM.
-    // After the header (and any Proc-Type / DEK-Info / Version … lines) comes a base64 run of
-    // 16+ bytes; then either the rest of the block through its END line (the body class
+    // After the BEGIN line come either armour headers (encrypted PKCS#1, PGP) or a base64
+    // run of 16+ bytes; then the rest of the block through its END line (the body class
     // stops it at bytes no key contains) or, for a block cut short (`head`, truncated
     // output), the base64 lines that follow. Lines end in real or \n-escaped newlines.
     RuleDef {
@@ -449,8 +449,8 @@ pub static BUILTIN: &[RuleDef] = &[
         keywords: &["-----BEGIN"],
         pattern: concat!(
             r#"-----BEGIN[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----"#,
-            r#"(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n))+[ \t]*(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):[^\r\n\\]*)*"#,
-            r#"(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+[ \t]*[A-Za-z0-9+/=]{16}"#,
+            r#"(?:(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n))+[ \t]*(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):[^\r\n\\]*)+"#,
+            r#"|(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+[ \t]*[A-Za-z0-9+/=]{16})"#,
             r#"(?:[A-Za-z0-9+/=\s\\:,.@"()_-]*?-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----"#,
             r#"|[A-Za-z0-9+/=]*(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+[ \t]*[A-Za-z0-9+/=]{16,})*)"#,
         ),
@@ -494,7 +494,7 @@ pub static BUILTIN: &[RuleDef] = &[
         "http-bearer",
         "Authorization: Bearer / token … header value (8+ bytes with a digit)",
         &["authorization"],
-        r#"(?i:authorization)(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?(?i:bearer|token)[ \t]+(?P<secret>[A-Za-z0-9._~+/_-]{7,}[0-9][A-Za-z0-9._~+/_-]*=*|[A-Za-z0-9._~+/_-]{0,7}[0-9][A-Za-z0-9._~+/_-]{7,}=*)"#,
+        r#"(?i:authorization)(?:\\?["'])?[ \t]{0,32}[:=][ \t]{0,32}(?:\\?["'])?(?i:bearer|token)[ \t]{1,32}(?P<secret>[A-Za-z0-9._~+/_-]{7,}[0-9][A-Za-z0-9._~+/_-]*=*|[A-Za-z0-9._~+/_-]{0,7}[0-9][A-Za-z0-9._~+/_-]{7,}=*)"#,
         8192,
     )
     .overflow("[A-Za-z0-9._~+/=_-]"),
@@ -502,7 +502,7 @@ pub static BUILTIN: &[RuleDef] = &[
         "http-basic",
         "Authorization: Basic … header value (padded base64 of user:password, 8+ chars)",
         &["authorization"],
-        r#"(?i:authorization)(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?(?i:basic)[ \t]+(?P<secret>(?:[A-Za-z0-9+/]{4}){2,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)"#,
+        r#"(?i:authorization)(?:\\?["'])?[ \t]{0,32}[:=][ \t]{0,32}(?:\\?["'])?(?i:basic)[ \t]{1,32}(?P<secret>(?:[A-Za-z0-9+/]{4}){2,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)"#,
         2048,
     )
     .right_guard("[A-Za-z0-9+/=]")
@@ -511,8 +511,8 @@ pub static BUILTIN: &[RuleDef] = &[
         "curl-user-password",
         "password of `-u user:password` / `--user user:password` (curl, wget, httpie)",
         &["-u ", "--user"],
-        r#"(?:-u|--user)(?:[ \t]+|=)["']?[^\s:"'$]{1,128}:(?P<secret>[0-9]*[^\s"'0-9][^\s"']{2,}|[^\s"']{2,}[^\s"'0-9])"#,
-        512,
+        r#"(?:-u|--user)(?:[ \t]{1,8}|=)["']?[^\s:"'$]{1,128}:(?P<secret>[0-9]{0,64}[^\s"'0-9][^\s"']{2,256}|[^\s"']{2,256}[^\s"'0-9])"#,
+        465,
     )
     .left_guard(W),
     // ---- 29 Credentials in URLs and DB URIs (NP, TH): only the password ------------------
@@ -520,32 +520,32 @@ pub static BUILTIN: &[RuleDef] = &[
         "url-userinfo",
         "password in scheme://user:password@host (postgres, mysql, mongodb, redis, amqp, http…)",
         &["://"],
-        r#"://[^\s:@/?#"'<>\\{}]*:(?P<secret>[^\s/?#"'<>\\{}]+)@"#,
-        1024,
+        r#"://[^\s:@/?#"'<>\\{}]{0,256}:(?P<secret>[^\s/?#"'<>\\{}]{1,256})@"#,
+        517,
     ),
     // ---- 30 netrc (NP); ODBC / .NET connection strings: see connection-string-password ----
     RuleDef::context(
         "netrc-password",
         "password in a netrc entry (machine … login … password …)",
         &["machine"],
-        r"machine[ \t\r\n]+\S+(?:[ \t\r\n]+(?:login|account|port)[ \t\r\n]+\S+)+[ \t\r\n]+password[ \t\r\n]+(?P<secret>\S+)",
-        1024,
+        r"machine[ \t\r\n]{1,32}\S{1,256}(?:[ \t\r\n]{1,32}(?:login|account|port)[ \t\r\n]{1,32}\S{1,256}){1,3}[ \t\r\n]{1,32}password[ \t\r\n]{1,32}(?P<secret>\S{1,256})",
+        1604,
     ),
     // ---- 31 Azure storage / Service Bus / SAS (DS, NP) ------------------------------------
     RuleDef::context(
         "azure-storage-key",
         "Azure storage account key (88 chars) after AccountKey= / storage_key",
         &["accountkey", "account_key", "storagekey", "storage_key"],
-        r#"(?i:account_?key|storage_?key)(?:\\?["'])?[ \t]*[:=][ \t]*(?:\\?["'])?(?P<secret>[A-Za-z0-9+/]{86}==)"#,
-        128,
+        r#"(?i:account_?key|storage_?key)(?:\\?["'])?[ \t]{0,32}[:=][ \t]{0,32}(?:\\?["'])?(?P<secret>[A-Za-z0-9+/]{86}==)"#,
+        168,
     )
     .right_guard("[A-Za-z0-9+/=]"),
     RuleDef::context(
         "azure-shared-access-key",
         "Azure Service Bus / Event Hubs / IoT SharedAccessKey=",
         &["sharedaccesskey"],
-        r"(?i:sharedaccesskey)[ \t]*=[ \t]*(?P<secret>[A-Za-z0-9+/]{20,100}={0,2})",
-        128,
+        r"(?i:sharedaccesskey)[ \t]{0,32}=[ \t]{0,32}(?P<secret>[A-Za-z0-9+/]{20,100}={0,2})",
+        182,
     )
     .right_guard("[A-Za-z0-9+/=]"),
     RuleDef::context(
@@ -581,8 +581,8 @@ pub static BUILTIN: &[RuleDef] = &[
         "azure-devops-pat-legacy",
         "Azure DevOps legacy PAT (52 lowercase alphanumerics) after a devops / ado key",
         &["devops", "ado_pat", "ado_token", "azdo_pat", "azdo_token"],
-        r#"(?i:devops|ado_pat|ado_token|azdo_pat|azdo_token)[A-Za-z0-9_.-]{0,32}(?:\\?["'])?[ \t]*(?::=|=>|[:=])[ \t]*(?:\\?["'])?(?P<secret>[a-z0-9]{52})"#,
-        128,
+        r#"(?i:devops|ado_pat|ado_token|azdo_pat|azdo_token)[A-Za-z0-9_.-]{0,32}(?:\\?["'])?[ \t]{0,32}(?::=|=>|[:=])[ \t]{0,32}(?:\\?["'])?(?P<secret>[a-z0-9]{52})"#,
+        164,
     )
     .right_guard("[A-Za-z0-9]"),
     // ---- 34–37 Package registries (GL, TH, NP, DS, MS) ------------------------------------
@@ -703,8 +703,8 @@ pub static BUILTIN: &[RuleDef] = &[
         "mailgun-api-key",
         "Mailgun private API key (key-… or 32-8-8 hex) after a mailgun key",
         &["mailgun"],
-        r#"(?i:mailgun)[A-Za-z0-9_.-]{0,32}(?:\\?["'])?[ \t]*(?::=|=>|[:=])[ \t]*(?:\\?["'])?(?P<secret>key-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})"#,
-        128,
+        r#"(?i:mailgun)[A-Za-z0-9_.-]{0,32}(?:\\?["'])?[ \t]{0,32}(?::=|=>|[:=])[ \t]{0,32}(?:\\?["'])?(?P<secret>key-[0-9a-f]{32}|[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})"#,
+        159,
     )
     .right_guard(W),
     RuleDef::token(
@@ -772,7 +772,7 @@ pub static BUILTIN: &[RuleDef] = &[
         "Doppler personal / service / CLI / service-account / SCIM / audit token (dp.pt. …)",
         &["dp.pt.", "dp.st.", "dp.ct.", "dp.sa.", "dp.scim.", "dp.audit."],
         r"dp\.(?:pt|st|ct|sa|scim|audit)\.(?:[a-z0-9_-]{1,32}\.)?[A-Za-z0-9]{40,44}",
-        90,
+        86,
     ),
     RuleDef::token(
         "1password-service-account-token",
@@ -895,7 +895,7 @@ pub static BUILTIN: &[RuleDef] = &[
         "Square access token (sq0atp-, EAAA…) or OAuth secret (sq0csp-)",
         &["sq0atp-", "sq0csp-", "EAAA"],
         r"(?:sq0atp-|EAAA)[A-Za-z0-9_-]{22,60}|sq0csp-[A-Za-z0-9_-]{43}",
-        64,
+        67,
     )
     // `EAAA` also occurs inside base64 blobs, hence `+/=` in both guards.
     .left_guard("[A-Za-z0-9_+/-]")
@@ -904,8 +904,8 @@ pub static BUILTIN: &[RuleDef] = &[
         "telegram-bot-token",
         "Telegram bot token after a telegram key or in an api.telegram.org/bot… URL",
         &["telegram"],
-        r#"(?i:telegram)(?:[A-Za-z0-9_.-]{0,32}(?:\\?["'])?[ \t]*(?::=|=>|[:=])[ \t]*(?:\\?["'])?(?P<secret1>[0-9]{5,16}:A[A-Za-z0-9_-]{34})|\.org/bot(?P<secret2>[0-9]{5,16}:A[A-Za-z0-9_-]{34}))"#,
-        128,
+        r#"(?i:telegram)(?:[A-Za-z0-9_.-]{0,32}(?:\\?["'])?[ \t]{0,32}(?::=|=>|[:=])[ \t]{0,32}(?:\\?["'])?(?P<secret1>[0-9]{5,16}:A[A-Za-z0-9_-]{34})|\.org/bot(?P<secret2>[0-9]{5,16}:A[A-Za-z0-9_-]{34}))"#,
+        162,
     )
     .right_guard("[A-Za-z0-9_-]"),
     // ---- Generic assignments (Tier::Context; NP "Generic Password/Secret", GL generic) ----
@@ -921,14 +921,14 @@ pub static BUILTIN: &[RuleDef] = &[
             r#"|(?:\\?["'])?(?:"#,
             // PASSWORD=value (no spaces): 4+ bytes
             r#"=(?P<secret2>\w[^\s"'`,;<>(){}\[\]&\\]{3,})"#,
-            r#"|[ \t]*(?::=|=>|[:=])[ \t]*(?:"#,
+            r#"|[ \t]{0,32}(?::=|=>|[:=])[ \t]{0,32}(?:"#,
             // quoted: anything that does not start with whitespace
-            r#""(?P<secret3>(?:[^"\\\s]|\\[^\r\n])(?:[^"\\\r\n]|\\[^\r\n])*)"[,)}]*"#,
-            r#"|'(?P<secret4>[^'\s][^'\r\n]*)'[,)}]*"#,
-            r#"|\\"(?P<secret5>[^"\\\s][^"\\\r\n]*)\\"[,)}]*"#,
-            // unquoted: 6+ bytes, starts alphanumeric, has a digit or symbol
-            r#"|(?P<secret6>[A-Za-z0-9][^\s"'`,;<>(){}\[\]&\\]{4,}[0-9!#$%*+/=?@^|~-][^\s"'`,;<>(){}\[\]&\\]*"#,
-            r#"|[A-Za-z0-9][^\s"'`,;<>(){}\[\]&\\]{0,4}[0-9!#$%*+/=?@^|~-][^\s"'`,;<>(){}\[\]&\\]{4,}))))"#,
+            r#""(?P<secret3>(?:[^"\\\s]|\\[^\r\n])(?:[^"\\\r\n]|\\[^\r\n])*)"[,)}]{0,16}"#,
+            r#"|'(?P<secret4>[^'\s][^'\r\n]*)'[,)}]{0,16}"#,
+            r#"|\\"(?P<secret5>[^"\\\s][^"\\\r\n]*)\\"[,)}]{0,16}"#,
+            // unquoted: 6+ bytes, starts alphanumeric, has a digit or one of !#$%*+=?@^|~
+            r#"|(?P<secret6>[A-Za-z0-9][^\s"'`,;<>(){}\[\]&\\]{4,}[0-9!#$%*+=?@^|~][^\s"'`,;<>(){}\[\]&\\]*"#,
+            r#"|[A-Za-z0-9][^\s"'`,;<>(){}\[\]&\\]{0,4}[0-9!#$%*+=?@^|~][^\s"'`,;<>(){}\[\]&\\]{4,}))))"#,
         ),
         before: None,
         left_guard: "[/]",
@@ -943,8 +943,8 @@ pub static BUILTIN: &[RuleDef] = &[
         "connection-string-password",
         "Password=/Pwd= in an ODBC / ADO.NET / JDBC connection string, up to `;`",
         &["password=", "pwd="],
-        r#"(?i:password|pwd)=(?:\{(?P<secret1>[^}\r\n]+)\}|(?P<secret2>\w[^\r\n"'`,;<>(){}\[\]&\\]*[^\s"'`,;<>(){}\[\]&\\]))"#,
-        512,
+        r#"(?i:password|pwd)=(?:\{(?P<secret1>[^}\r\n]{1,256})\}|(?P<secret2>\w[^\r\n"'`,;<>(){}\[\]&\\]{0,254}[^\s"'`,;<>(){}\[\]&\\]))"#,
+        267,
     )
     .right_guard("[^;]"),
     // Token-like values: at least one byte that is not a letter, `_` or `.` (so `NextToken`,
@@ -962,11 +962,11 @@ pub static BUILTIN: &[RuleDef] = &[
             r#"|(?:\\?["'])?(?:"#,
             // SECRET=value (no spaces)
             r#"=(?P<secret2>[0-9][^\s"'`,;<>(){}\[\]&\\]{4,}|[A-Za-z_](?:[^\s"'`,;<>(){}\[\]&\\]{3,}[^\s"'`,;<>(){}\[\]&\\A-Za-z_.][^\s"'`,;<>(){}\[\]&\\]*|[^\s"'`,;<>(){}\[\]&\\]{0,3}[^\s"'`,;<>(){}\[\]&\\A-Za-z_.][^\s"'`,;<>(){}\[\]&\\]{3,}))"#,
-            r#"|[ \t]*(?::=|=>|[:=])[ \t]*(?:"#,
+            r#"|[ \t]{0,32}(?::=|=>|[:=])[ \t]{0,32}(?:"#,
             // quoted, no whitespace, `#` (colours) or braces (templates)
-            r#""(?P<secret3>[^"\\\s#{}]{4,}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]*|[^"\\\s#{}]{0,4}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]{4,})"[,)}]*"#,
-            r#"|'(?P<secret4>[^'\\\s#{}]{4,}[^'\\\s#{}A-Za-z_.][^'\\\s#{}]*|[^'\\\s#{}]{0,4}[^'\\\s#{}A-Za-z_.][^'\\\s#{}]{4,})'[,)}]*"#,
-            r#"|\\"(?P<secret5>[^"\\\s#{}]{4,}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]*|[^"\\\s#{}]{0,4}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]{4,})\\"[,)}]*"#,
+            r#""(?P<secret3>[^"\\\s#{}]{4,}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]*|[^"\\\s#{}]{0,4}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]{4,})"[,)}]{0,16}"#,
+            r#"|'(?P<secret4>[^'\\\s#{}]{4,}[^'\\\s#{}A-Za-z_.][^'\\\s#{}]*|[^'\\\s#{}]{0,4}[^'\\\s#{}A-Za-z_.][^'\\\s#{}]{4,})'[,)}]{0,16}"#,
+            r#"|\\"(?P<secret5>[^"\\\s#{}]{4,}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]*|[^"\\\s#{}]{0,4}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]{4,})\\"[,)}]{0,16}"#,
             // unquoted: token alphabet, starts alphanumeric, has a digit
             r#"|(?P<secret6>[0-9][\w+/=.~-]{4,}|[A-Za-z](?:[\w+/=.~-]{3,}[0-9][\w+/=.~-]*|[\w+/=.~-]{0,3}[0-9][\w+/=.~-]{3,})))))"#,
         ),

@@ -240,7 +240,10 @@ impl Scrubber {
             return;
         }
         if let Some(guard) = rule.left_guard {
-            if start > self.base && guard.contains(self.byte(start - 1)) {
+            if start > self.base
+                && guard.contains(self.byte(start - 1))
+                && !self.after_escape(start)
+            {
                 return;
             }
         }
@@ -268,6 +271,14 @@ impl Scrubber {
             }
             Err(i) => self.cands.insert(i, c),
         }
+    }
+
+    /// True when `at` follows a `\n`, `\r` or `\t` escape (inside a JSON string the
+    /// escape's letter is not part of the token that follows it).
+    fn after_escape(&self, at: u64) -> bool {
+        at >= self.base + 2
+            && matches!(self.byte(at - 1), b'n' | b'r' | b't')
+            && self.byte(at - 2) == b'\\'
     }
 
     /// Length of the run of `class` bytes ending at `at`, counting at most `limit`.
