@@ -15,6 +15,8 @@ pyo3::import_exception!(scrubline.errors, ConfigError);
 
 /// Chunks at least this long are scrubbed with the interpreter released.
 const DETACH_AT: usize = 16 * 1024;
+/// Slice size between two checks for a pending signal (Ctrl-C) on large chunks.
+const SIGNAL_EVERY: usize = 8 << 20;
 
 fn to_py(err: Error) -> PyErr {
     match &err {
@@ -97,21 +99,23 @@ struct Scrubber {
 }
 
 impl Scrubber {
-    fn run(&mut self, py: Python<'_>, chunk: &[u8], end: bool) -> Vec<u8> {
+    /// Feed `chunk` (and flush when `end`). Large chunks are scrubbed with the
+    /// interpreter released, a slice at a time, checking for Ctrl-C between slices.
+    fn run(&mut self, py: Python<'_>, chunk: &[u8], end: bool) -> PyResult<Vec<u8>> {
         let mut out = Vec::with_capacity(chunk.len() + 64);
         let inner = &mut self.inner;
-        let mut work = |out: &mut Vec<u8>| {
-            inner.feed(chunk, out);
-            if end {
-                inner.flush(out);
-            }
-        };
-        if chunk.len() >= DETACH_AT {
-            py.detach(|| work(&mut out));
+        if chunk.len() < DETACH_AT {
+            inner.feed(chunk, &mut out);
         } else {
-            work(&mut out);
+            for piece in chunk.chunks(SIGNAL_EVERY) {
+                py.detach(|| inner.feed(piece, &mut out));
+                py.check_signals()?;
+            }
         }
-        out
+        if end {
+            inner.flush(&mut out);
+        }
+        Ok(out)
     }
 }
 
@@ -144,23 +148,23 @@ impl Scrubber {
         py: Python<'py>,
         chunk: &Bound<'py, PyString>,
     ) -> PyResult<Bound<'py, PyString>> {
-        let out = self.run(py, &str_bytes(chunk)?, false);
+        let out = self.run(py, &str_bytes(chunk)?, false)?;
         bytes_str(py, &out)
     }
 
     fn flush<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        let out = self.run(py, b"", true);
+        let out = self.run(py, b"", true)?;
         bytes_str(py, &out)
     }
 
-    fn feed_bytes<'py>(&mut self, py: Python<'py>, chunk: &[u8]) -> Bound<'py, PyBytes> {
-        let out = self.run(py, chunk, false);
-        PyBytes::new(py, &out)
+    fn feed_bytes<'py>(&mut self, py: Python<'py>, chunk: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+        let out = self.run(py, chunk, false)?;
+        Ok(PyBytes::new(py, &out))
     }
 
-    fn flush_bytes<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        let out = self.run(py, b"", true);
-        PyBytes::new(py, &out)
+    fn flush_bytes<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let out = self.run(py, b"", true)?;
+        Ok(PyBytes::new(py, &out))
     }
 
     fn scrub<'py>(

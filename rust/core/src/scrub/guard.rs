@@ -1,6 +1,13 @@
 //! The placeholder guard for context-tier rules: a value after `password=` is not a secret
 //! when it is a reference to one (`${VAR}`, `os.environ[…]`), a template slot
-//! (`<your-key>`, `{{ secret }}`), a mask, a type name, or code.
+//! (`<your-key>`, `{{ secret }}`), a mask, a type name, a well-known example value
+//! (`user:pass`, `postgres:postgres`), a sentence of prose, or code (`WIN32_ERROR`,
+//! `password_bytes`).
+//!
+//! The guard sees only the value, never the key or the rest of the match, and the same
+//! checks apply to every context rule. What needs more (a password equal to the user name
+//! in general, `Authorization: Basic` whose base64 does not decode to `user:password`)
+//! would need a per-rule validator that sees the whole match.
 
 /// Values that are words of code or documentation, never credentials (compared ASCII
 /// case-insensitively).
@@ -44,6 +51,34 @@ const STOPWORDS: &[&str] = &[
     "prompt",
     "getpass",
     "object",
+    // Well-known example and default values: `curl -u user:pass`, `foo:bar`,
+    // `postgres://postgres:postgres@…`, `root:root`, `password=changeme`. Their value is
+    // public, so leaving them visible discloses nothing.
+    "pass",
+    "foo",
+    "bar",
+    "baz",
+    "postgres",
+    "root",
+    "changeme",
+    "changeit",
+    // gsutil ACL roles: `gsutil acl ch -u user@example.com:READ` (FULL_CONTROL is also an
+    // upper-case constant, below).
+    "read",
+    "write",
+    "owner",
+    "full_control",
+];
+
+/// Words that make an identifier code when it contains one as a part: a value such as
+/// `password_bytes`, `proposed_password` or `newToken` names a variable holding the secret.
+const KEY_WORDS: &[&str] = &["password", "passwd", "pwd", "secret", "token"];
+
+/// Function words of English: a sentence contains some, a random passphrase rarely does.
+const FUNCTION_WORDS: &[&str] = &[
+    "a", "an", "the", "to", "of", "for", "in", "on", "at", "by", "with", "from", "into", "is",
+    "are", "be", "was", "will", "can", "should", "must", "your", "you", "this", "that", "and",
+    "or", "not", "if", "it", "as", "when", "which",
 ];
 
 /// Prefixes that mark a reference to a secret held elsewhere.
@@ -105,8 +140,126 @@ pub fn is_placeholder(value: &[u8], after: Option<u8>) -> bool {
     {
         return true;
     }
-    // A dotted path of identifiers (`config.db.password`) is a reference in code.
+    // Code (`config.db.password`, `WIN32_ERROR`, `password_bytes`) and prose.
     is_dotted_identifier(value)
+        || is_upper_constant(value)
+        || names_the_secret(value)
+        || is_prose(value)
+}
+
+/// `WIN32_ERROR`, `MSV1_0_PROTOCOL_MESSAGE_TYPE`, `FULL_CONTROL`: an upper-case identifier
+/// with underscores whose parts include at least two words (a part that starts with two
+/// letters and has a vowel). Random upper-case key material rarely has underscores, and
+/// where it has, its groups are seldom words (`X7KQ_9PLM`, `XKQP_ZRTW_QWER9` do not pass).
+fn is_upper_constant(value: &[u8]) -> bool {
+    if !value.first().is_some_and(u8::is_ascii_uppercase)
+        || !value.contains(&b'_')
+        || !value
+            .iter()
+            .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return false;
+    }
+    let words = value
+        .split(|&b| b == b'_')
+        .filter(|p| {
+            p.len() >= 2
+                && p[..2].iter().all(u8::is_ascii_uppercase)
+                && p.iter().any(|b| b"AEIOUY".contains(b))
+        })
+        .count();
+    words >= 2
+}
+
+/// `password_bytes`, `proposed_password`, `newToken`, `DB_PASSWORD`: an identifier of two
+/// or more parts (split at `_` and at camel-case humps) one of which is a key word. A
+/// part of digits only (`password_123`, `Secret_2024`) makes it a value, not a name, and
+/// so does a digit glued to the key word (`Password123`).
+fn names_the_secret(value: &[u8]) -> bool {
+    if !value
+        .iter()
+        .all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        || value.first().is_some_and(u8::is_ascii_digit)
+    {
+        return false;
+    }
+    let parts = identifier_parts(value);
+    parts.len() >= 2
+        && !parts.iter().any(|p| p.iter().all(u8::is_ascii_digit))
+        && parts.iter().any(|p| {
+            KEY_WORDS
+                .iter()
+                .any(|w| p.eq_ignore_ascii_case(w.as_bytes()))
+        })
+}
+
+/// The parts of an identifier: split at `_`, before an upper-case letter that follows a
+/// lower-case letter or a digit (`newToken`), and before the last capital of an acronym
+/// that starts a word (`HTTPPassword`). Digits stay with the part they follow.
+fn identifier_parts(value: &[u8]) -> Vec<&[u8]> {
+    let mut parts = Vec::new();
+    for chunk in value.split(|&b| b == b'_') {
+        let mut start = 0;
+        for i in 1..chunk.len() {
+            let (prev, cur) = (chunk[i - 1], chunk[i]);
+            let next_lower = chunk.get(i + 1).is_some_and(u8::is_ascii_lowercase);
+            let hump = cur.is_ascii_uppercase()
+                && (prev.is_ascii_lowercase()
+                    || prev.is_ascii_digit()
+                    || (prev.is_ascii_uppercase() && next_lower));
+            if hump {
+                parts.push(&chunk[start..i]);
+                start = i;
+            }
+        }
+        if start < chunk.len() {
+            parts.push(&chunk[start..]);
+        }
+    }
+    parts
+}
+
+/// `Password used to generate key`, `the password for the admin user`: four or more words
+/// (three spaces or more) of letters, more than half of them lower-case, at least one of
+/// them an English function word. A passphrase of random words has no function word
+/// (`correct horse battery staple`) or is not mostly lower-case (`Correct Horse Battery
+/// Staple`), and a digit or a symbol other than `'` and `-` inside a word makes the value
+/// a password, not prose. Left alone: a lower-case passphrase that happens to contain a
+/// function word (`correct horse to battery`).
+fn is_prose(value: &[u8]) -> bool {
+    if value.iter().filter(|&&b| b == b' ').count() < 3 {
+        return false;
+    }
+    let mut words = 0;
+    let mut lower = 0;
+    let mut function = false;
+    for word in value.split(|&b| b == b' ').filter(|w| !w.is_empty()) {
+        // Trailing punctuation of a sentence or a clause.
+        let word = match word.iter().rposition(|b| !b".,;:!?".contains(b)) {
+            Some(last) => &word[..=last],
+            None => return false,
+        };
+        let letters = word
+            .iter()
+            .enumerate()
+            .all(|(i, &b)| b.is_ascii_alphabetic() || (i > 0 && matches!(b, b'\'' | b'-')));
+        if !letters || !word.last().is_some_and(u8::is_ascii_alphabetic) {
+            return false;
+        }
+        words += 1;
+        function |= FUNCTION_WORDS
+            .iter()
+            .any(|w| word.eq_ignore_ascii_case(w.as_bytes()));
+        if word.iter().all(|b| !b.is_ascii_uppercase()) {
+            lower += 1;
+        } else if !word[1..].iter().all(|b| !b.is_ascii_uppercase())
+            && !word.iter().all(|b| !b.is_ascii_lowercase())
+        {
+            // Neither `Capitalised` nor an `ACRONYM`: mixed case is key material.
+            return false;
+        }
+    }
+    words >= 4 && lower * 2 > words && function
 }
 
 /// `config.db.password`, `settings.DB_PASSWORD`: two or more parts, each a lower-case
@@ -151,6 +304,28 @@ mod tests {
             "config.db.password",
             "settings.DB_PASSWORD",
             "[REDACTED:github-pat]",
+            // Example values and gsutil roles.
+            "pass",
+            "foo",
+            "postgres",
+            "root",
+            "READ",
+            "FULL_CONTROL",
+            // Upper-case constants.
+            "WIN32_ERROR",
+            "MSV1_0_PROTOCOL_MESSAGE_TYPE",
+            "DB_PASSWORD",
+            // Names of the secret.
+            "password_bytes",
+            "proposed_password",
+            "newPassword",
+            "HTTPPassword",
+            "new_token_value1",
+            "_secret_key",
+            // Prose.
+            "Password used to generate key",
+            "the password of the admin user, see the wiki.",
+            "Password for the AWS account",
         ] {
             assert!(is_placeholder(v.as_bytes(), None), "{v}");
         }
@@ -164,6 +339,27 @@ mod tests {
             "s3cr3t-P@ss",
             "Tr0ub4dor&3",
             "correct.horse9.battery!",
+            // Near misses of the example values.
+            "pass1234",
+            "rootroot",
+            "READ98GXSbgR",
+            // Upper-case key material with underscores: its groups are not words.
+            "X7KQ_9PLM_2ZR4",
+            "XKQP_ZRTW_QWER9",
+            "4BYNNT_5EOTSP_6398",
+            // A key word with digits is a value, not a name.
+            "Password123",
+            "password_9309",
+            "Secret_2024",
+            "my_secret_2",
+            "MyPassword1",
+            // Passphrases: no function word, Title Case, a digit or a symbol.
+            "correct horse battery staple",
+            "Correct Horse Battery Staple",
+            "my dog is named Rex2019",
+            "to be or not 2 be",
+            "Tr0ub4dor & 3 more words",
+            "CORRECT HORSE BATTERY STAPLE",
         ] {
             assert!(!is_placeholder(v.as_bytes(), None), "{v}");
         }

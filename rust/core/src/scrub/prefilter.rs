@@ -172,29 +172,32 @@ impl Prefilter {
         let mut three_owners: Vec<Owners> = Vec::new();
         let mut sigs: Vec<Vec<u8>> = Vec::new();
         let mut by_sig: Vec<Owners> = Vec::new();
-        for (i, k) in patterns.iter().enumerate() {
+        // Shortest first, so that a keyword containing a shorter one's signature
+        // (`sk-proj-` contains `sk-`) shares it instead of adding a pattern.
+        let mut order: Vec<usize> = (0..patterns.len()).collect();
+        order.sort_by_key(|&i| (patterns[i].len(), i));
+        for i in order {
+            let k = &patterns[i];
             if k.len() < 3 {
                 short.push((memmem::Finder::new(&keywords[i]).into_owned(), i as u32));
                 continue;
             }
-            if k.len() < SIG {
-                match three_sigs.iter().position(|s| s == k) {
-                    Some(j) => three_owners[j].push((i as u32, 0)),
-                    None => {
-                        three_sigs.push(k.clone());
-                        three_owners.push(vec![(i as u32, 0)]);
-                    }
-                }
-                continue;
-            }
-            let off = signature(k);
-            let sig = &k[off..off + SIG];
-            match sigs.iter().position(|s| s.as_slice() == sig) {
-                Some(j) => by_sig[j].push((i as u32, off)),
-                None => {
-                    sigs.push(sig.to_vec());
-                    by_sig.push(vec![(i as u32, off)]);
-                }
+            let shared = |set: &[Vec<u8>]| {
+                set.iter()
+                    .enumerate()
+                    .find_map(|(j, sig)| memmem::find(k, sig).map(|off| (j, off)))
+            };
+            if let Some((j, off)) = shared(&three_sigs) {
+                three_owners[j].push((i as u32, off));
+            } else if k.len() < SIG {
+                three_sigs.push(k.clone());
+                three_owners.push(vec![(i as u32, 0)]);
+            } else if let Some((j, off)) = shared(&sigs) {
+                by_sig[j].push((i as u32, off));
+            } else {
+                let off = signature(k);
+                sigs.push(k[off..off + SIG].to_vec());
+                by_sig.push(vec![(i as u32, off)]);
             }
         }
         let teddy = |sigs: &[Vec<u8>]| {

@@ -498,6 +498,9 @@ pub static BUILTIN: &[RuleDef] = &[
         8192,
     )
     .overflow("[A-Za-z0-9._~+/=_-]"),
+    // Not checked: that the base64 decodes to `user:password` (a `:` in printable bytes).
+    // That needs a per-rule validator; the placeholder guard is shared by every context
+    // rule and must not reject other rules' base64 values.
     RuleDef::context(
         "http-basic",
         "Authorization: Basic … header value (padded base64 of user:password, 8+ chars)",
@@ -507,6 +510,10 @@ pub static BUILTIN: &[RuleDef] = &[
     )
     .right_guard("[A-Za-z0-9+/=]")
     .overflow("[A-Za-z0-9+/=]"),
+    // The password is 3+ bytes and not only digits (`-u 1000:1000`); the guard leaves
+    // example values (`user:pass`, `foo:bar`, `root:root`) and gsutil ACL roles
+    // (`-u user@example.com:READ`, `:FULL_CONTROL`). `docker -u app:app` (user:group with
+    // equal names) is still redacted: the guard cannot see the user name.
     RuleDef::context(
         "curl-user-password",
         "password of `-u user:password` / `--user user:password` (curl, wget, httpie)",
@@ -516,11 +523,15 @@ pub static BUILTIN: &[RuleDef] = &[
     )
     .left_guard(W),
     // ---- 29 Credentials in URLs and DB URIs (NP, TH): only the password ------------------
+    // A password of one or two bytes (`http://a:b@host`) is an example, not a secret. The
+    // guard leaves well-known example values (`user:pass`, `foo:bar`, `postgres:postgres`,
+    // `root:root`); a password equal to any other user name (`app:app`) is still redacted,
+    // since the guard sees the password alone and the pattern cannot compare the two.
     RuleDef::context(
         "url-userinfo",
         "password in scheme://user:password@host (postgres, mysql, mongodb, redis, amqp, http…)",
         &["://"],
-        r#"://[^\s:@/?#"'<>\\{}]{0,256}:(?P<secret>[^\s/?#"'<>\\{}]{1,256})@"#,
+        r#"://[^\s:@/?#"'<>\\{}]{0,256}:(?P<secret>[^\s/?#"'<>\\{}]{3,256})@"#,
         517,
     ),
     // ---- 30 netrc (NP); ODBC / .NET connection strings: see connection-string-password ----
