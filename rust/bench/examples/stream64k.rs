@@ -21,5 +21,8 @@ fn main() {
         best = best.min(t.elapsed().as_secs_f64());
     }
     assert_eq!(out.len(), text.len());
-    println!("clean, 64 KiB chunks: {:.0} MB/s (best of 5)", text.len() as f64 / best / 1e6);
+    println!(
+        "clean, 64 KiB chunks: {:.0} MB/s (best of 5)",
+        text.len() as f64 / best / 1e6
+    );
 }

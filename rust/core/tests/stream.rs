@@ -190,3 +190,26 @@ fn token_after_a_json_escape_is_found() {
     );
     assert_eq!(streamed(text.as_bytes(), &[1]), whole(text.as_bytes()));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// Any bytes at all (invalid UTF-8, NULs, keyword fragments), any chunking: no panic,
+    /// and the streamed output equals the whole output.
+    #[test]
+    fn d2_d6_arbitrary_bytes_any_chunking(
+        parts in proptest::collection::vec(prop_oneof![
+            proptest::collection::vec(any::<u8>(), 0..40),
+            Just(GHP.as_bytes().to_vec()),
+            Just(b"password=".to_vec()),
+            Just(b"-----BEGIN PRIVATE KEY-----".to_vec()),
+            Just(b"\\n".to_vec()),
+            Just(b"Authorization: Bearer ".to_vec()),
+            Just(b"://u:".to_vec()),
+        ], 0..10),
+        sizes in proptest::collection::vec(1usize..50, 1..6),
+    ) {
+        let text = parts.concat();
+        prop_assert_eq!(streamed(&text, &sizes), whole(&text));
+    }
+}
