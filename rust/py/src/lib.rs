@@ -40,13 +40,15 @@ fn str_bytes<'a>(s: &'a Bound<'_, PyString>) -> PyResult<std::borrow::Cow<'a, [u
 }
 
 fn bytes_str<'py>(py: Python<'py>, out: &[u8]) -> PyResult<Bound<'py, PyString>> {
-    match std::str::from_utf8(out) {
-        Ok(t) => Ok(PyString::new(py, t)),
-        Err(_) => Ok(PyBytes::new(py, out)
+    // CPython validates while it decodes: one pass. Output that is not UTF-8 can only
+    // come from input that was not (lone surrogates), so it goes back the same way.
+    PyString::from_bytes(py, out).or_else(|_| {
+        PyBytes::new(py, out)
             .call_method1("decode", ("utf-8", "surrogatepass"))
             .or_else(|_| PyBytes::new(py, out).call_method1("decode", ("utf-8", "replace")))?
-            .cast_into::<PyString>()?),
-    }
+            .cast_into::<PyString>()
+            .map_err(Into::into)
+    })
 }
 
 fn rule_spec(d: &Bound<'_, PyAny>) -> PyResult<RuleSpec> {
