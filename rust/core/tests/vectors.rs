@@ -57,6 +57,14 @@ fn streamed(set: &Arc<RuleSet>, text: &[u8], sizes: &[usize]) -> Vec<u8> {
 }
 
 #[test]
+fn every_builtin_rule_compiles() {
+    // Built-in matchers are built on first use; this is where a bad pattern would show.
+    RuleSet::builtin()
+        .compile_all()
+        .expect("every built-in rule compiles");
+}
+
+#[test]
 fn d4_every_rule_has_positive_and_negative_vectors() {
     let set = RuleSet::builtin();
     let ids: BTreeSet<String> = set.rules().into_iter().map(|r| r.id).collect();

@@ -122,15 +122,25 @@ pub(crate) struct BeforeRun {
     pub max: usize,
 }
 
+/// What verifies a keyword hit: the rule's pattern as an anchored DFA, and for rules
+/// with `secret…` groups the regex that locates the redacted span.
+#[derive(Debug)]
+pub(crate) struct Matcher {
+    pub dfa: dense::DFA<Vec<u32>>,
+    pub start: StateID,
+    pub captures: Option<(regex::bytes::Regex, Vec<usize>)>,
+}
+
 /// One rule, compiled.
 #[derive(Debug)]
 pub(crate) struct Rule {
     pub info: RuleInfo,
-    /// Anchored forward DFA; `None` for the literal rule (the prefilter hit is the match).
-    pub dfa: Option<dense::DFA<Vec<u32>>>,
-    pub start: StateID,
-    /// For rules with `secret…` groups: the regex that locates the redacted span.
-    pub captures: Option<(regex::bytes::Regex, Vec<usize>)>,
+    pattern: String,
+    /// Built on first use for built-in rules (most never see a keyword hit in a given
+    /// process: compiling all of them up front cost ~190 ms of start-up), eagerly for
+    /// custom rules so that a bad one is an error at construction. Unused by the
+    /// literal rule, whose prefilter hit is the match.
+    matcher: OnceLock<Matcher>,
     pub before: Option<BeforeRun>,
     pub left_guard: Option<ByteClass>,
     pub right_guard: Option<ByteClass>,
@@ -191,9 +201,8 @@ impl RuleSet {
                 description: "a secret value registered at run time, or one of its encodings"
                     .into(),
             },
-            dfa: None,
-            start: StateID::ZERO,
-            captures: None,
+            pattern: String::new(),
+            matcher: OnceLock::new(),
             before: None,
             left_guard: None,
             right_guard: None,
@@ -238,9 +247,73 @@ impl RuleSet {
     }
 
     /// The rules in priority order (the literal rule last).
+    /// Build every rule's matcher now (they are otherwise built on first use); an error
+    /// names the first rule that does not compile.
+    pub fn compile_all(&self) -> Result<(), Error> {
+        for rule in self.rules.iter().filter(|r| r.info.tier != Tier::Literal) {
+            if rule.matcher.get().is_none() {
+                let m = build_matcher(&rule.info.id, &rule.pattern)?;
+                let _ = rule.matcher.set(m);
+            }
+        }
+        Ok(())
+    }
+
     pub fn rules(&self) -> Vec<RuleInfo> {
         self.rules.iter().map(|r| r.info.clone()).collect()
     }
+}
+
+impl Rule {
+    /// The rule's matcher, built on first use. Built-in patterns are compiled by a test
+    /// (`every_builtin_rule_compiles`), so building one here cannot fail.
+    /// `None` for the literal rule, which has no pattern.
+    pub(crate) fn matcher(&self) -> Option<&Matcher> {
+        (self.info.tier != Tier::Literal).then(|| {
+            self.matcher.get_or_init(|| {
+                build_matcher(&self.info.id, &self.pattern).expect("built-in rules compile")
+            })
+        })
+    }
+}
+
+/// Compile a pattern into its [`Matcher`], or say why it cannot be one.
+pub(crate) fn build_matcher(id: &str, pattern: &str) -> Result<Matcher, Error> {
+    let re = regex::bytes::RegexBuilder::new(&format!("(?-u)\\A(?:{})", pattern))
+        .unicode(false)
+        .build()
+        .map_err(|e| Error::rule(id, format!("pattern does not compile: {e}")))?;
+    let dfa = dense::Builder::new()
+        .configure(
+            dense::Config::new()
+                .start_kind(StartKind::Anchored)
+                .match_kind(MatchKind::LeftmostFirst)
+                .dfa_size_limit(Some(16 << 20))
+                .determinize_size_limit(Some(16 << 20)),
+        )
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .thompson(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
+        .build(pattern)
+        .map_err(|e| Error::rule(id, format!("pattern does not compile: {e}")))?;
+    let start = dfa
+        .start_state(&start::Config::new().anchored(Anchored::Yes))
+        .map_err(|e| Error::rule(id, format!("pattern has no anchored start: {e}")))?;
+    let eoi = dfa.next_eoi_state(start);
+    if dfa.is_match_state(eoi) {
+        return Err(Error::rule(id, "pattern matches the empty string"));
+    }
+    let groups: Vec<usize> = re
+        .capture_names()
+        .enumerate()
+        .filter(|(_, n)| n.is_some_and(|n| n.starts_with("secret")))
+        .map(|(i, _)| i)
+        .collect();
+    let captures = (!groups.is_empty()).then_some((re, groups));
+    Ok(Matcher {
+        dfa,
+        start,
+        captures,
+    })
 }
 
 fn render(template: &str, id: &str) -> Vec<u8> {
@@ -275,36 +348,10 @@ fn compile(spec: &RuleSpec, replacement: &str) -> Result<Rule, Error> {
             format!("max_len must be between 1 and {MAX_RULE_LEN}"),
         ));
     }
-    let re = regex::bytes::RegexBuilder::new(&format!("(?-u)\\A(?:{})", spec.pattern))
-        .unicode(false)
-        .build()
-        .map_err(|e| Error::rule(id, format!("pattern does not compile: {e}")))?;
-    let dfa = dense::Builder::new()
-        .configure(
-            dense::Config::new()
-                .start_kind(StartKind::Anchored)
-                .match_kind(MatchKind::LeftmostFirst)
-                .dfa_size_limit(Some(16 << 20))
-                .determinize_size_limit(Some(16 << 20)),
-        )
-        .syntax(syntax::Config::new().unicode(false).utf8(false))
-        .thompson(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
-        .build(&spec.pattern)
-        .map_err(|e| Error::rule(id, format!("pattern does not compile: {e}")))?;
-    let start = dfa
-        .start_state(&start::Config::new().anchored(Anchored::Yes))
-        .map_err(|e| Error::rule(id, format!("pattern has no anchored start: {e}")))?;
-    let eoi = dfa.next_eoi_state(start);
-    if dfa.is_match_state(eoi) {
-        return Err(Error::rule(id, "pattern matches the empty string"));
+    let matcher = OnceLock::new();
+    if spec.tier == Tier::Custom {
+        let _ = matcher.set(build_matcher(id, &spec.pattern)?);
     }
-    let groups: Vec<usize> = re
-        .capture_names()
-        .enumerate()
-        .filter(|(_, n)| n.is_some_and(|n| n.starts_with("secret")))
-        .map(|(i, _)| i)
-        .collect();
-    let captures = (!groups.is_empty()).then_some((re, groups));
     let before = match &spec.before {
         None => None,
         Some((class, min, max)) => {
@@ -329,9 +376,8 @@ fn compile(spec: &RuleSpec, replacement: &str) -> Result<Rule, Error> {
             tier: spec.tier,
             description: spec.description.clone(),
         },
-        dfa: Some(dfa),
-        start,
-        captures,
+        pattern: spec.pattern.clone(),
+        matcher,
         before,
         left_guard: ByteClass::parse(id, "left_guard", &spec.left_guard)?,
         right_guard: ByteClass::parse(id, "right_guard", &spec.right_guard)?,

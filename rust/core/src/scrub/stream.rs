@@ -251,7 +251,7 @@ impl Scrubber {
             rule: rule_ix,
             start,
             pos: start,
-            state: rule.start,
+            state: rule.matcher().expect("keyword rules have a pattern").start,
             best: None,
             fate: Fate::Live,
         });
@@ -397,7 +397,7 @@ impl Scrubber {
     /// The part of a match that is replaced: its first participating `secret…` group,
     /// or all of it.
     fn secret_span(&self, rule: &Rule, start: u64, stop: u64) -> (u64, u64) {
-        if let Some((re, groups)) = &rule.captures {
+        if let Some((re, groups)) = rule.matcher().and_then(|m| m.captures.as_ref()) {
             if let Some(caps) = re.captures(self.slice(start, stop)) {
                 if let Some(m) = groups.iter().find_map(|&g| caps.get(g)) {
                     return (start + m.start() as u64, start + m.end() as u64);
@@ -415,7 +415,7 @@ impl Scrubber {
             return;
         }
         let rule = &set.rules[c.rule as usize];
-        let dfa = rule.dfa.as_ref().expect("keyword rules have a DFA");
+        let dfa = &rule.matcher().expect("keyword rules have a pattern").dfa;
         let (mut state, mut pos, mut best) = (c.state, c.pos, c.best);
         let start = c.start;
         let mut fate = Fate::Live;
