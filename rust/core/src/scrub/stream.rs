@@ -62,6 +62,7 @@ pub struct Scrubber {
     /// After an overflow: the rule whose `overflow` class is swallowed at `emitted`.
     swallow: Option<u32>,
     counts: Vec<u64>,
+    work: u64,
     hits: Vec<Hit>,
     lower: Vec<u8>,
 }
@@ -78,6 +79,7 @@ impl Scrubber {
             cands: VecDeque::new(),
             swallow: None,
             counts: vec![0; n],
+            work: 0,
             hits: Vec::new(),
             lower: Vec::new(),
         }
@@ -112,6 +114,12 @@ impl Scrubber {
     /// Bytes currently held back.
     pub fn held(&self) -> usize {
         (self.base + self.buf.len() as u64 - self.emitted) as usize
+    }
+
+    /// Work done so far beyond the prefilter's pass: keyword hits examined plus bytes
+    /// fed to candidate DFAs. Tests use it to state linear-time bounds without clocks.
+    pub fn work(&self) -> u64 {
+        self.work
     }
 
     /// Redactions applied so far, per rule, in the rule set's order.
@@ -201,6 +209,7 @@ impl Scrubber {
         hits.clear();
         let hay = &self.buf[(from - self.base) as usize..];
         set.prefilter.find(hay, &mut self.lower, &mut hits);
+        self.work += hits.len() as u64;
         for &(pattern, at) in &hits {
             let hit = from + at as u64;
             let stop = hit + set.prefilter.pattern(pattern).len() as u64;
@@ -450,6 +459,7 @@ impl Scrubber {
             fate = Fate::Done(best);
         }
         let c = &mut self.cands[i];
+        self.work += pos.saturating_sub(c.pos);
         (c.state, c.pos, c.best, c.fate) = (state, pos, best, fate);
     }
 

@@ -1,0 +1,148 @@
+//! Adversarial inputs (issue 8, scrubber part): each test states its bound. Time is
+//! bounded through `Scrubber::work` (keyword hits examined plus bytes fed to candidate
+//! DFAs), memory through `Scrubber::held`; no clocks. The throughput of the same inputs
+//! is measured by `cargo run --release -p scrubline-bench --example worst`.
+
+use scrubline_core::{RuleSet, Scrubber};
+
+const N: usize = 1 << 20;
+
+struct Run {
+    out: Vec<u8>,
+    work: u64,
+    held_max: usize,
+}
+
+fn run(text: &[u8], chunk: usize) -> Run {
+    let mut s = Scrubber::new(RuleSet::builtin());
+    let mut out = Vec::new();
+    let mut held_max = 0;
+    for piece in text.chunks(chunk) {
+        s.feed(piece, &mut out);
+        held_max = held_max.max(s.held());
+    }
+    s.flush(&mut out);
+    Run {
+        out,
+        work: s.work(),
+        held_max,
+    }
+}
+
+fn repeat(unit: &str, size: usize) -> Vec<u8> {
+    unit.as_bytes().iter().copied().cycle().take(size).collect()
+}
+
+/// Prefix storms and near-misses: linear work (at most 16 units per input byte) and the
+/// text comes out unchanged (none of them is a credential).
+#[test]
+fn prefix_storms_are_linear_and_left_alone() {
+    for unit in [
+        "ghp_",
+        "sk-",
+        "xoxb-",
+        "AKIA",
+        "Q~",
+        "-us",
+        "://a:",
+        "sk-ant-api03-",
+    ] {
+        let text = repeat(unit, N);
+        let r = run(&text, 4096);
+        assert!(
+            r.work <= 16 * N as u64,
+            "{unit:?}: work {} for {N} bytes",
+            r.work
+        );
+        assert!(r.held_max <= 4096, "{unit:?}: held {}", r.held_max);
+        assert_eq!(r.out, text, "{unit:?}: output changed");
+    }
+}
+
+/// Storms made only of a token's own characters (`glpat-glpat-…`, `eyJeyJ…`) read as
+/// one token that outgrows its rule: redacted once, the rest swallowed, memory bounded.
+#[test]
+fn storms_of_token_characters_are_one_overflow() {
+    for (unit, expect) in [
+        ("glpat-", "[REDACTED:gitlab-pat]"),
+        ("eyJ", "[REDACTED:jwt]"),
+    ] {
+        let text = repeat(unit, N);
+        let r = run(&text, 4096);
+        assert_eq!(String::from_utf8_lossy(&r.out), expect, "{unit:?}");
+        assert!(r.work <= 16 * N as u64, "{unit:?}: work {}", r.work);
+        assert!(r.held_max <= 64 << 10, "{unit:?}: held {}", r.held_max);
+    }
+}
+
+/// Near-miss tokens, one character short and one long, repeated: left alone, linear.
+#[test]
+fn near_miss_tokens_are_left_alone() {
+    let short = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM ";
+    let long = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5x ";
+    for unit in [short, long] {
+        let text = repeat(unit, N);
+        let r = run(&text, 1000);
+        assert_eq!(r.out, text);
+        assert!(r.work <= 4 * N as u64, "work {}", r.work);
+    }
+}
+
+/// Candidates that never resolve: memory stays bounded by the rule's cap, the span is
+/// redacted (never released), and the work is linear.
+#[test]
+fn never_resolving_candidates_are_capped_and_redacted() {
+    let cases: [(&str, &str, &str); 3] = [
+        (
+            "-----BEGIN PRIVATE KEY-----\n",
+            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789+/",
+            "[REDACTED:private-key-pem]",
+        ),
+        ("password=", "a", "password=[REDACTED:password-assignment]"),
+        (
+            "Authorization: Bearer ",
+            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789",
+            "Authorization: Bearer [REDACTED:http-bearer]",
+        ),
+    ];
+    for (head, body, expect) in cases {
+        let mut text = head.as_bytes().to_vec();
+        text.extend(repeat(body, 8 * N));
+        let r = run(&text, 65536);
+        assert_eq!(String::from_utf8_lossy(&r.out), expect, "{head:?}");
+        assert!(r.held_max <= 64 << 10, "{head:?}: held {}", r.held_max);
+        assert!(r.work <= 2 * text.len() as u64, "{head:?}: work {}", r.work);
+        // The cap does not depend on how the bytes arrive.
+        assert_eq!(run(&text, 7).out, r.out, "{head:?} in 7-byte chunks");
+    }
+}
+
+/// One-byte chunks of a large input: the work per byte does not grow with the stream
+/// (no rescanning of what was already decided).
+#[test]
+fn one_byte_chunks_do_constant_work_per_byte() {
+    let text = agent_text(N);
+    let small = run(&text[..N / 4], 1).work as f64 / (N / 4) as f64;
+    let large = run(&text, 1).work as f64 / N as f64;
+    assert!(
+        large <= small * 1.5 + 0.01,
+        "work per byte {small:.3} -> {large:.3}"
+    );
+}
+
+/// Agent-like text with credentials, built from the vectors' shapes.
+fn agent_text(size: usize) -> Vec<u8> {
+    let lines = [
+        "def load(path):\n    return json.load(open(path))\n",
+        "tests/test_api.py::test_create PASSED [ 42%]\n",
+        "export GITHUB_TOKEN=ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5\n",
+        "{\"tool\":\"bash\",\"output\":\"total 48\\n-rw-r--r-- README.md\\n\"}\n",
+        "The handler sees an empty form; I will move the parsing step.\n",
+    ];
+    lines
+        .iter()
+        .cycle()
+        .flat_map(|l| l.bytes())
+        .take(size)
+        .collect()
+}
