@@ -13,7 +13,7 @@ use std::sync::Arc;
 use regex_automata::dfa::Automaton;
 use regex_automata::util::primitives::StateID;
 
-use super::guard::is_placeholder;
+use super::guard::{is_placeholder, validates};
 use super::prefilter::Hit;
 use super::rules::Tier;
 use super::ruleset::{Rule, RuleSet};
@@ -361,9 +361,13 @@ impl Scrubber {
             }
             let rule = &self.set.rules[c.rule as usize];
             let span = self.secret_span(rule, c.start, stop);
-            if !overflow && rule.info.tier == Tier::Context {
+            if !overflow {
+                let value = self.slice(span.0, span.1);
+                if !validates(&rule.info.id, value) {
+                    continue;
+                }
                 let after = (stop < self.end()).then(|| self.byte(stop));
-                if is_placeholder(self.slice(span.0, span.1), after) {
+                if rule.info.tier == Tier::Context && is_placeholder(value, after) {
                     continue;
                 }
             }
