@@ -213,3 +213,14 @@ proptest! {
         prop_assert_eq!(streamed(&text, &sizes), whole(&text));
     }
 }
+
+#[test]
+fn jwt_in_a_json_string_stops_at_an_escaped_newline() {
+    let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+    let text = format!("{{\"output\":\"TOKEN={jwt}\\nnext line\"}}");
+    assert_eq!(
+        String::from_utf8(whole(text.as_bytes())).unwrap(),
+        "{\"output\":\"TOKEN=[REDACTED:jwt]\\nnext line\"}"
+    );
+    assert_eq!(streamed(text.as_bytes(), &[1]), whole(text.as_bytes()));
+}

@@ -484,11 +484,13 @@ pub static BUILTIN: &[RuleDef] = &[
         "jwt",
         "JSON Web Token (eyJ….eyJ….signature)",
         &["eyJ"],
-        r"eyJ[A-Za-z0-9_-]{15,}\.eyJ[A-Za-z0-9_\\/-]{15,}\.(?:[A-Za-z0-9_\\/+-]{10,}={0,2})?",
+        // A backslash only as the JSON escape of a slash (`\/`): in `…<jwt>\nnext` the
+        // `\n` ends the token instead of being swallowed with the next word.
+        r"eyJ[A-Za-z0-9_-]{15,}\.eyJ(?:[A-Za-z0-9_/-]|\\/){15,}\.(?:(?:[A-Za-z0-9_/+-]|\\/){10,}={0,2})?",
         8192,
     )
     .right_guard("")
-    .overflow(r"[A-Za-z0-9_\\/+=.-]"),
+    .overflow(r"[A-Za-z0-9_/+=.-]"),
     // ---- 28 HTTP authorization (NP, GL curl rules) ----------------------------------------
     RuleDef::context(
         "http-bearer",
