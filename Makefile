@@ -7,7 +7,7 @@ PIP := $(PY) -m pip --disable-pip-version-check -q
 STAMP := $(VENV)/.deps-stamp
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-12s %s\n", $$1, $$2}'
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -16,6 +16,14 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 venv: $(STAMP) ## create .venv with the build, test and lint tools (from pyproject's extras)
+
+# The peers of bench-compare (pyproject's `bench` extra), installed by name: an editable
+# install of '.[bench]' would rebuild the extension.
+BENCH_STAMP := $(VENV)/.bench-deps-stamp
+$(BENCH_STAMP): pyproject.toml | $(STAMP)
+	$(PY) -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['bench']))" > $(VENV)/requirements-bench.txt
+	$(PIP) install -r $(VENV)/requirements-bench.txt
+	touch $(BENCH_STAMP)
 
 install: $(STAMP) ## build the release wheel and install it into .venv
 	$(PIP) install --force-reinstall --no-deps .
@@ -49,8 +57,11 @@ bench: build-dev ## criterion (Rust) and pytest-benchmark (Python); see docs/ben
 	cargo bench -p scrubline-bench
 	$(PY) -m pytest benches -q --benchmark-enable --benchmark-only
 
+bench-compare: build-dev $(BENCH_STAMP) ## scrubline beside re, detect-secrets, hyperscan; writes docs/benchmarks-compare.{md,png}
+	$(PY) benches/compare.py --md docs/benchmarks-compare.md --png docs/benchmarks-compare.png
+
 clean: ## remove build products and the venv
 	cargo clean
 	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks
 
-.PHONY: help venv install build-dev demo test-rust test-python test lint fmt bench clean
+.PHONY: help venv install build-dev demo test-rust test-python test lint fmt bench bench-compare clean
