@@ -46,7 +46,7 @@ from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).parent))
 import scrubline
-from corpus import B64, CODE, JSON, LOG, PROSE  # the recipe of the other benches
+from corpus import B64, filler  # the recipe of the other benches
 
 MiB = 1 << 20
 CHUNKS = (32, 1024, 65536)
@@ -189,12 +189,7 @@ def agent_text(size: int, every: int | None, seed: int = 7) -> Corpus:
     length = planted = 0
     next_plant = every or size + 1
     while length < size:
-        kind = rng.randrange(5)
-        if kind < 4:
-            piece = (CODE, LOG, PROSE, JSON)[kind]
-        else:
-            blob = "".join(rng.choices(B64, k=300))
-            piece = "\n".join(blob[i : i + 76] for i in range(0, 300, 76)) + "\n"
+        piece = filler(rng)
         parts.append(piece)
         length += len(piece)
         if length >= next_plant:

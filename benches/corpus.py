@@ -44,6 +44,15 @@ JSON = (
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
+def filler(rng: random.Random) -> str:
+    """One piece of agent output: code, a test log, prose, JSON tool output or a blob."""
+    kind = rng.randrange(5)
+    if kind < 4:
+        return (CODE, LOG, PROSE, JSON)[kind]
+    blob = "".join(rng.choices(B64, k=300))
+    return "\n".join(blob[i : i + 76] for i in range(0, 300, 76)) + "\n"
+
+
 def corpus(size: int, every: int | None = None, seed: int = 7) -> tuple[str, int]:
     """About `size` characters of agent output and the number of credentials planted."""
     rng = random.Random(seed)
@@ -51,12 +60,7 @@ def corpus(size: int, every: int | None = None, seed: int = 7) -> tuple[str, int
     length = planted = 0
     next_plant = every or size + 1
     while length < size:
-        kind = rng.randrange(5)
-        if kind < 4:
-            piece = (CODE, LOG, PROSE, JSON)[kind]
-        else:
-            blob = "".join(rng.choice(B64) for _ in range(300))
-            piece = "\n".join(blob[i : i + 76] for i in range(0, 300, 76)) + "\n"
+        piece = filler(rng)
         parts.append(piece)
         length += len(piece)
         if length >= next_plant:
