@@ -4,6 +4,9 @@
 
 use scrubline_core::{scrub, RuleSet};
 
+mod common;
+use common::feed_in_chunks;
+
 fn out(text: &str) -> String {
     String::from_utf8_lossy(&scrub(&RuleSet::builtin(), text.as_bytes())).into_owned()
 }
@@ -112,20 +115,13 @@ fn constants_and_names_of_the_secret_are_kept() {
 
 #[test]
 fn streamed_equals_whole_on_guard_cases() {
-    use scrubline_core::Scrubber;
-    use std::sync::Arc;
-    let set = Arc::new(RuleSet::builtin());
+    let set = RuleSet::builtin();
     let text = "curl -u root:root x\npassword = 'Password used to generate key'\n\
                 TOKEN: WIN32_ERROR\npassword=password_bytes\npassword=Password123\n\
                 postgres://postgres:pG7xWq2Lm@db/app\n";
     let whole = scrub(&set, text.as_bytes());
     for size in [1, 2, 7] {
-        let mut s = Scrubber::new(Arc::clone(&set));
-        let mut got = Vec::new();
-        for chunk in text.as_bytes().chunks(size) {
-            s.feed(chunk, &mut got);
-        }
-        s.flush(&mut got);
+        let got = feed_in_chunks(&set, text.as_bytes(), &[size]);
         assert_eq!(got, whole, "chunks of {size}");
     }
 }

@@ -6,6 +6,9 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use scrubline_core::{scrub, RuleSet, Scrubber};
 
+mod common;
+use common::feed_in_chunks;
+
 fn set() -> Arc<RuleSet> {
     RuleSet::builtin()
 }
@@ -14,31 +17,8 @@ fn whole(text: &[u8]) -> Vec<u8> {
     scrub(&set(), text)
 }
 
-/// Feed `text` in chunks of the given sizes (cycled); return the outputs of each feed
-/// and of the flush.
-fn streamed_with(set: &Arc<RuleSet>, text: &[u8], sizes: &[usize]) -> (Vec<Vec<u8>>, Vec<u8>) {
-    let mut s = Scrubber::new(Arc::clone(set));
-    let mut outs = Vec::new();
-    let mut rest = text;
-    let mut k = 0;
-    while !rest.is_empty() {
-        let n = sizes[k % sizes.len()].max(1).min(rest.len());
-        let mut out = Vec::new();
-        s.feed(&rest[..n], &mut out);
-        outs.push(out);
-        rest = &rest[n..];
-        k += 1;
-    }
-    let mut tail = Vec::new();
-    s.flush(&mut tail);
-    (outs, tail)
-}
-
 fn streamed(text: &[u8], sizes: &[usize]) -> Vec<u8> {
-    let (outs, tail) = streamed_with(&set(), text, sizes);
-    let mut all: Vec<u8> = outs.concat();
-    all.extend(tail);
-    all
+    feed_in_chunks(&set(), text, sizes)
 }
 
 const GHP: &str = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5";
@@ -142,10 +122,7 @@ fn literal_secrets_and_their_encodings() {
         b"pw correct-horse-battery, b64 Y29ycmVjdC1ob3JzZS1iYXR0ZXJ5, url correct-horse-battery";
     let out = scrub(&set, text);
     assert_eq!(out, b"pw ***, b64 ***, url ***");
-    let (outs, tail) = streamed_with(&set, text, &[1]);
-    let mut all = outs.concat();
-    all.extend(tail);
-    assert_eq!(all, out);
+    assert_eq!(feed_in_chunks(&set, text, &[1]), out);
 }
 
 #[test]
@@ -154,10 +131,7 @@ fn literal_with_self_overlapping_prefix_split_byte_by_byte() {
     let set = Arc::new(RuleSet::new(&[], &[b"aaaabaaaab".to_vec()], "***").unwrap());
     let text = b"aaaaaaabaaaab!";
     assert_eq!(scrub(&set, text), b"aaa***!");
-    let (outs, tail) = streamed_with(&set, text, &[1]);
-    let mut all = outs.concat();
-    all.extend(tail);
-    assert_eq!(all, b"aaa***!");
+    assert_eq!(feed_in_chunks(&set, text, &[1]), b"aaa***!");
 }
 
 proptest! {

@@ -3,10 +3,13 @@
 //! Python tests: tests/fixtures/rules/vectors.jsonl.
 
 use std::collections::BTreeSet;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use scrubline_core::{scrub, RuleSet, Scrubber};
+use scrubline_core::{scrub, RuleSet};
+
+mod common;
+use common::feed_in_chunks;
 
 struct Vector {
     rule: String,
@@ -39,21 +42,6 @@ fn vectors() -> &'static [Vector] {
             })
             .collect()
     })
-}
-
-fn streamed(set: &Arc<RuleSet>, text: &[u8], sizes: &[usize]) -> Vec<u8> {
-    let mut s = Scrubber::new(Arc::clone(set));
-    let mut out = Vec::new();
-    let mut rest = text;
-    let mut k = 0;
-    while !rest.is_empty() {
-        let n = sizes[k % sizes.len()].clamp(1, rest.len());
-        s.feed(&rest[..n], &mut out);
-        rest = &rest[n..];
-        k += 1;
-    }
-    s.flush(&mut out);
-    out
 }
 
 #[test]
@@ -98,7 +86,7 @@ fn d4_d5_vectors_whole_and_in_chunks_of_1_2_7() {
             continue;
         }
         for sizes in [[1usize], [2], [7]] {
-            let out = streamed(&set, v.text.as_bytes(), &sizes);
+            let out = feed_in_chunks(&set, v.text.as_bytes(), &sizes);
             assert_eq!(
                 String::from_utf8_lossy(&out),
                 v.expect,
@@ -132,7 +120,7 @@ proptest! {
             text.push_str(filler);
         }
         let set = RuleSet::builtin();
-        prop_assert_eq!(streamed(&set, text.as_bytes(), &sizes), scrub(&set, text.as_bytes()));
+        prop_assert_eq!(feed_in_chunks(&set, text.as_bytes(), &sizes), scrub(&set, text.as_bytes()));
     }
 
     /// D2 with every positive vector split at one random point: nothing of the secret
@@ -143,7 +131,7 @@ proptest! {
         let v = positives[ix.index(positives.len())];
         let cut = cut.index(v.text.len() + 1);
         let set = RuleSet::builtin();
-        let out = streamed(&set, v.text.as_bytes(), &[cut.max(1), usize::MAX]);
+        let out = feed_in_chunks(&set, v.text.as_bytes(), &[cut.max(1), usize::MAX]);
         prop_assert_eq!(String::from_utf8_lossy(&out), v.expect.as_str());
     }
 }
