@@ -31,8 +31,8 @@ install: $(STAMP) ## build the release wheel and install it into .venv
 build-dev: $(STAMP) ## build the extension in place into .venv (release profile, incremental)
 	$(VENV)/bin/maturin develop --release -q
 
-demo: install ## install, then scrub the bundled sample of agent output (the README's main job)
-	$(VENV)/bin/scrubline scrub --sample --stats
+demo: install ## install, then run the bundled demo trace through iteron (the README's main job)
+	ITERON_HOME=$(CURDIR)/.iteron $(VENV)/bin/iteron run --output-format stream-json
 
 test-rust: ## cargo tests of the core (unit, integration, proptest)
 	cargo test -p scrubline-core -q
@@ -62,6 +62,6 @@ bench-compare: build-dev $(BENCH_STAMP) ## scrubline beside re, detect-secrets, 
 
 clean: ## remove build products and the venv
 	cargo clean
-	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks
+	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks .iteron
 
 .PHONY: help venv install build-dev demo test-rust test-python test lint fmt bench bench-compare clean

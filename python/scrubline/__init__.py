@@ -1,21 +1,25 @@
 """scrubline: streaming credential redaction for the output of AI coding agents.
 
 ``scrub(text)`` scrubs a whole text; ``Scrubber`` scrubs a stream chunk by chunk, with
-the guarantee that a credential split across chunks is never exposed.
+the guarantee that a credential split across chunks is never exposed. ``Boundary`` is one
+run's output boundary: trace lines in, redacted records and versioned JSONL out
+(docs/projection.md); ``project`` re-projects a stored record.
 """
 
-from scrubline._core import __version__
+from scrubline._core import Boundary, __version__, project
 from scrubline.errors import (
     ConfigError,
     LiteralError,
     RuleError,
     ScrublineError,
     ScrublineWarning,
+    TraceError,
 )
 from scrubline.scrubber import DEFAULT_REPLACEMENT, Rule, Scrubber, rules, scrub
 
 __all__ = [
     "DEFAULT_REPLACEMENT",
+    "Boundary",
     "ConfigError",
     "LiteralError",
     "Rule",
@@ -23,7 +27,9 @@ __all__ = [
     "Scrubber",
     "ScrublineError",
     "ScrublineWarning",
+    "TraceError",
     "__version__",
+    "project",
     "rules",
     "scrub",
 ]

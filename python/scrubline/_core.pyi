@@ -51,3 +51,54 @@ def scrub_bytes(data: bytes) -> bytes:
 
 def rules() -> list[tuple[str, str, str]]:
     """The built-in rules as ``(id, tier, description)``, in priority order."""
+
+#: (seq, turn, type, body): one redacted canonical record, ``body`` its JSON.
+StoredRecord = tuple[int, int, str, bytes]
+SCHEMA_VERSIONS: list[int]
+DEFAULT_SCHEMA_VERSION: int
+
+class Boundary:
+    """The output boundary of one run (docs/projection.md): per-stream scrubbers, the
+    selected schema version and what the result needs. Compiled once, fed every line.
+
+    ``version`` is 4, 5, 6 or 8 (anything else: ``ConfigError``). ``max_turn_tokens`` is
+    ``limits.turnTokens``. ``literals``/``rules``/``replacement`` as for ``Scrubber``.
+    """
+
+    def __init__(
+        self,
+        *,
+        version: int,
+        run_id: str,
+        max_turn_tokens: int | None = None,
+        literals: Sequence[str | bytes] = (),
+        rules: Sequence[Mapping[str, object]] = (),
+        replacement: str = "[REDACTED:{rule}]",
+    ) -> None: ...
+    def admit(self, line: bytes, line_no: int) -> tuple[list[StoredRecord], bytes]:
+        """Admit one trace line: the records to store, then the published JSONL lines.
+        A bad line raises ``TraceError`` (with ``.line``) and changes nothing."""
+    def finish(
+        self,
+        *,
+        outcome: str | None = None,
+        reason: str | None = None,
+        error: tuple[str, str, int | None] | None = None,
+        exit_code: int | None = None,
+        admission_latency_us: int = 0,
+        record_fsync_latency_us: int = 0,
+        failed_runs: int | None = None,
+    ) -> tuple[list[StoredRecord], bytes, bytes]:
+        """End the run: release held text, write ``run_end`` if the trace did not, then
+        the result. Returns (records, lines with the result line last, the result)."""
+    @property
+    def stopped(self) -> bool:
+        """True once ``run_end`` was admitted or a limit was reached."""
+    @property
+    def broker_latency_us(self) -> int:
+        """Time spent inside the boundary so far (kernel_tax.broker_latency_us)."""
+    @property
+    def version(self) -> int: ...
+
+def project(record: bytes, version: int) -> bytes | None:
+    """Project one stored record onto a schema version: its line, or None."""

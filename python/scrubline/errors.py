@@ -21,5 +21,13 @@ class ConfigError(ScrublineError, ValueError):
     """An option or a rules file is invalid."""
 
 
+class TraceError(ScrublineError, ValueError):
+    """A runtime trace line was refused; ``line`` is its 1-based number."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
 class ScrublineWarning(UserWarning):
     """Something was skipped that the caller asked for (an unset environment variable)."""

@@ -1,11 +1,15 @@
 """``scrubline``: the engine as a Unix filter (CONTRACT §8, D6).
 
     scrubline scrub [FILE] [--literal-env NAME]... [--rules FILE] [--stats] [--sample]
+    scrubline project [FILE] [--schema-version N] [--literal-env NAME]...
     scrubline rules [--json]
 
 ``scrub`` streams FILE (or stdin) to stdout in bounded memory: it reads whatever is
 available (at most 64 KiB at a time), writes what is safe at once, and flushes at the
-end. Exit codes: 0 ok, 64 usage or configuration error, 66 input file missing.
+end. ``project`` runs a runtime trace (JSONL) through the run boundary: redacted,
+projected onto schema N (4, 5, 6, 8; default 8), ending with the result; no store.
+Exit codes: 0 ok, 64 usage or configuration error, 65 bad trace line (``project``),
+66 input file missing; otherwise ``project`` exits with the result's exit code.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import warnings
 from importlib import resources
 from typing import BinaryIO, NoReturn
 
+from scrubline._core import SCHEMA_VERSIONS
 from scrubline.errors import ScrublineError
 from scrubline.scrubber import DEFAULT_REPLACEMENT, Scrubber, rules
 
@@ -57,6 +62,10 @@ def _parser() -> argparse.ArgumentParser:
         help="replacement template; {rule} is the rule ID (default: %(default)s)",
     )
     s.add_argument("--stats", action="store_true", help="print redactions per rule on stderr")
+    pj = sub.add_parser("project", help="project a runtime trace (FILE or stdin) to stdout")
+    pj.add_argument("file", nargs="?", help="input trace (default: stdin)")
+    pj.add_argument("--schema-version", type=int, default=8, help="4, 5, 6 or 8 (default 8)")
+    pj.add_argument("--literal-env", action="append", default=[], metavar="NAME")
     r = sub.add_parser("rules", help="list the built-in rules")
     r.add_argument("--json", action="store_true", help="one JSON array instead of a table")
     return p
@@ -112,6 +121,32 @@ def _scrub(args: argparse.Namespace) -> int:
     return 0
 
 
+def _project(args: argparse.Namespace) -> int:
+    from scrubline.cli.iteron import StreamSink
+    from scrubline.run import RunOptions, execute
+    from scrubline.runtime import Replay
+    from scrubline.scrubber import env_literals
+    from scrubline.store import NoStore
+
+    if args.schema_version not in SCHEMA_VERSIONS:
+        _parser().error(
+            f"unsupported --schema-version {args.schema_version}; supported: 4, 5, 6, 8"
+        )
+    args.sample = False
+    src = _open_input(args)
+    opts = RunOptions(
+        source=Replay(stream=src),
+        version=args.schema_version,
+        literals=env_literals(args.literal_env),
+        prog="scrubline",
+    )
+    try:
+        return execute(opts, NoStore(), StreamSink(sys.stdout.buffer)).exit_code
+    finally:
+        if src is not sys.stdin.buffer:
+            src.close()
+
+
 def _rules(args: argparse.Namespace) -> int:
     found = rules()
     if args.json:
@@ -129,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     if args.command == "scrub":
         return _scrub(args)
+    if args.command == "project":
+        return _project(args)
     return _rules(args)
 
 

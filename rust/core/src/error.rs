@@ -11,6 +11,8 @@ pub enum Error {
     Literal { reason: String },
     /// A replacement template or another option is invalid.
     Config { reason: String },
+    /// A runtime trace line was refused: which line (1-based), and why.
+    Trace { line: u64, reason: String },
 }
 
 impl Error {
@@ -28,6 +30,7 @@ impl fmt::Display for Error {
             Error::Rule { id, reason } => write!(f, "rule {id:?}: {reason}"),
             Error::Literal { reason } => write!(f, "literal secret: {reason}"),
             Error::Config { reason } => write!(f, "configuration: {reason}"),
+            Error::Trace { line, reason } => write!(f, "trace line {line}: {reason}"),
         }
     }
 }

@@ -6,12 +6,14 @@ use std::sync::Arc;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
+use scrubline_core::project::Record;
 use scrubline_core::scrub::DEFAULT_REPLACEMENT;
-use scrubline_core::{Error, RuleSet, RuleSpec};
+use scrubline_core::{BoundaryConfig, Error, Finish, RuleSet, RuleSpec, SchemaVersion};
 
 pyo3::import_exception!(scrubline.errors, RuleError);
 pyo3::import_exception!(scrubline.errors, LiteralError);
 pyo3::import_exception!(scrubline.errors, ConfigError);
+pyo3::import_exception!(scrubline.errors, TraceError);
 
 /// Chunks at least this long are scrubbed with the interpreter released.
 const DETACH_AT: usize = 16 * 1024;
@@ -23,6 +25,7 @@ fn to_py(err: Error) -> PyErr {
         Error::Rule { .. } => RuleError::new_err(err.to_string()),
         Error::Literal { .. } => LiteralError::new_err(err.to_string()),
         Error::Config { .. } => ConfigError::new_err(err.to_string()),
+        Error::Trace { line, .. } => TraceError::new_err((err.to_string(), *line)),
     }
 }
 
@@ -95,6 +98,26 @@ fn literal_bytes(v: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     Ok(str_bytes(s)?.into_owned())
 }
 
+/// The built-in rules, or a set compiled with custom rules, literals or a replacement.
+fn rule_set(
+    literals: &[Bound<'_, PyAny>],
+    rules: &[Bound<'_, PyAny>],
+    replacement: &str,
+) -> PyResult<Arc<RuleSet>> {
+    let literals = literals
+        .iter()
+        .map(literal_bytes)
+        .collect::<PyResult<Vec<_>>>()?;
+    let rules = rules.iter().map(rule_spec).collect::<PyResult<Vec<_>>>()?;
+    if literals.is_empty() && rules.is_empty() && replacement == DEFAULT_REPLACEMENT {
+        Ok(RuleSet::builtin())
+    } else {
+        Ok(Arc::new(
+            RuleSet::new(&rules, &literals, replacement).map_err(to_py)?,
+        ))
+    }
+}
+
 #[pyclass(module = "scrubline._core")]
 struct Scrubber {
     inner: scrubline_core::Scrubber,
@@ -130,16 +153,7 @@ impl Scrubber {
         rules: Vec<Bound<'_, PyAny>>,
         replacement: String,
     ) -> PyResult<Self> {
-        let literals = literals
-            .iter()
-            .map(literal_bytes)
-            .collect::<PyResult<Vec<_>>>()?;
-        let rules = rules.iter().map(rule_spec).collect::<PyResult<Vec<_>>>()?;
-        let set = if literals.is_empty() && rules.is_empty() && replacement == DEFAULT_REPLACEMENT {
-            RuleSet::builtin()
-        } else {
-            Arc::new(RuleSet::new(&rules, &literals, &replacement).map_err(to_py)?)
-        };
+        let set = rule_set(&literals, &rules, &replacement)?;
         Ok(Scrubber {
             inner: scrubline_core::Scrubber::new(set),
         })
@@ -195,6 +209,117 @@ impl Scrubber {
     }
 }
 
+type Records<'py> = Vec<(u64, u64, String, Bound<'py, PyBytes>)>;
+
+fn records<'py>(py: Python<'py>, recs: Vec<Record>) -> Records<'py> {
+    recs.into_iter()
+        .map(|r| (r.seq, r.turn, r.kind, PyBytes::new(py, &r.body)))
+        .collect()
+}
+
+/// The output boundary of one run (docs/projection.md).
+#[pyclass(module = "scrubline._core")]
+struct Boundary {
+    inner: scrubline_core::Boundary,
+}
+
+#[pymethods]
+impl Boundary {
+    #[new]
+    #[pyo3(signature = (*, version, run_id, max_turn_tokens = None, literals = Vec::new(), rules = Vec::new(), replacement = DEFAULT_REPLACEMENT.to_string()))]
+    fn new(
+        version: i64,
+        run_id: String,
+        max_turn_tokens: Option<u64>,
+        literals: Vec<Bound<'_, PyAny>>,
+        rules: Vec<Bound<'_, PyAny>>,
+        replacement: String,
+    ) -> PyResult<Self> {
+        let version = SchemaVersion::new(version).map_err(to_py)?;
+        let rules = rule_set(&literals, &rules, &replacement)?;
+        Ok(Boundary {
+            inner: scrubline_core::Boundary::new(BoundaryConfig {
+                version,
+                run_id,
+                rules,
+                max_turn_tokens,
+            }),
+        })
+    }
+
+    fn admit<'py>(
+        &mut self,
+        py: Python<'py>,
+        line: &[u8],
+        line_no: u64,
+    ) -> PyResult<(Records<'py>, Bound<'py, PyBytes>)> {
+        let inner = &mut self.inner;
+        let step = if line.len() < DETACH_AT {
+            inner.admit(line, line_no)
+        } else {
+            py.detach(|| inner.admit(line, line_no))
+        }
+        .map_err(to_py)?;
+        Ok((records(py, step.records), PyBytes::new(py, &step.out)))
+    }
+
+    #[pyo3(signature = (*, outcome = None, reason = None, error = None, exit_code = None, admission_latency_us = 0, record_fsync_latency_us = 0, failed_runs = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn finish<'py>(
+        &mut self,
+        py: Python<'py>,
+        outcome: Option<String>,
+        reason: Option<String>,
+        error: Option<(String, String, Option<u64>)>,
+        exit_code: Option<i64>,
+        admission_latency_us: u64,
+        record_fsync_latency_us: u64,
+        failed_runs: Option<u64>,
+    ) -> (Records<'py>, Bound<'py, PyBytes>, Bound<'py, PyBytes>) {
+        let (step, result) = self.inner.finish(Finish {
+            outcome,
+            reason,
+            error,
+            exit_code,
+            admission_latency_us,
+            record_fsync_latency_us,
+            failed_runs,
+        });
+        (
+            records(py, step.records),
+            PyBytes::new(py, &step.out),
+            PyBytes::new(py, &result),
+        )
+    }
+
+    #[getter]
+    fn stopped(&self) -> bool {
+        self.inner.stopped()
+    }
+
+    #[getter]
+    fn broker_latency_us(&self) -> u64 {
+        self.inner.broker_latency_us()
+    }
+
+    #[getter]
+    fn version(&self) -> u8 {
+        self.inner.version().get()
+    }
+}
+
+/// Project one stored record onto a schema version: its line, or None.
+#[pyfunction]
+fn project<'py>(
+    py: Python<'py>,
+    record: &[u8],
+    version: i64,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let version = SchemaVersion::new(version).map_err(to_py)?;
+    let line = scrubline_core::project(record, version).map_err(to_py)?;
+    Ok(line.map(|l| PyBytes::new(py, &l)))
+}
+
 #[pyfunction]
 fn scrub<'py>(py: Python<'py>, text: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyString>> {
     let bytes = str_bytes(text)?;
@@ -221,6 +346,10 @@ fn rules() -> Vec<(String, &'static str, String)> {
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Scrubber>()?;
+    m.add_class::<Boundary>()?;
+    m.add_function(wrap_pyfunction!(project, m)?)?;
+    m.add("SCHEMA_VERSIONS", SchemaVersion::SUPPORTED.to_vec())?;
+    m.add("DEFAULT_SCHEMA_VERSION", SchemaVersion::DEFAULT.get())?;
     m.add_function(wrap_pyfunction!(scrub, m)?)?;
     m.add_function(wrap_pyfunction!(scrub_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;

@@ -1,0 +1,195 @@
+"""One run: runtime source → boundary (Rust: redaction, projection) → durable record →
+stdout, ending with the authoritative result (CONTRACT §1-4).
+
+Every batch of records is committed (fsynced) before its lines are written, so whatever
+reached stdout is in the store. Whatever ends the run — the trace's ``run_end``, a
+limit, bad input, a dead or hung runtime, SIGINT/SIGTERM — the result is written once,
+last.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import orjson
+
+from scrubline._core import Boundary
+from scrubline.errors import TraceError
+from scrubline.runtime import Child, Replay, RuntimeFailed
+from scrubline.store import NoStore, Record, Store, new_run_id
+
+#: Exit codes of R6 beyond the result's own.
+EXIT_BAD_INPUT = 65
+SIGNAL_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
+
+
+@dataclass
+class RunOptions:
+    source: Replay | Child
+    version: int = 8
+    tenant: str = "default"
+    tag: str | None = None
+    max_turn_tokens: int | None = None
+    literals: list[str] = field(default_factory=list)
+    prog: str = "iteron"
+
+
+@dataclass
+class RunOutcome:
+    run_id: str
+    exit_code: int
+    result: dict
+
+
+class Sink(Protocol):
+    """Where a run's output goes: the machine formats write ``data`` (projected lines),
+    text mode renders ``records``. ``end`` gets the last batch and the result."""
+
+    def batch(self, records: list[Record], data: list[bytes]) -> None: ...
+
+    def end(self, records: list[Record], data: bytes, result: bytes) -> None: ...
+
+
+class _Stop:
+    """SIGINT/SIGTERM set a flag; the loop ends the run at the next line or poll."""
+
+    def __init__(self) -> None:
+        self.signum: int | None = None
+        self._old: dict[int, object] = {}
+
+    def __call__(self) -> bool:
+        return self.signum is not None
+
+    def _handle(self, signum: int, _frame: object) -> None:
+        self.signum = signum
+
+    def __enter__(self) -> _Stop:
+        for s in SIGNAL_EXIT:
+            with contextlib.suppress(ValueError):  # not the main thread: no signals to catch
+                self._old[s] = signal.signal(s, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for s, old in self._old.items():
+            signal.signal(s, old)
+
+
+def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
+    """Run to the end; every batch is durable before ``sink`` sees it."""
+    run_id = new_run_id()
+    boundary = Boundary(
+        version=opts.version,
+        run_id=run_id,
+        max_turn_tokens=opts.max_turn_tokens,
+        literals=opts.literals,
+    )
+    fsync_us = store.create_run(run_id, opts.tenant, tag=opts.tag)
+    admission_ns = 0
+    finish: dict = {}
+    run_start: bytes | None = None
+    replayed = isinstance(opts.source, Replay)
+
+    def emit(records: list[Record], data: list[bytes]) -> None:
+        nonlocal fsync_us
+        fsync_us += store.commit()
+        sink.batch(records, data)
+
+    with _Stop() as stop:
+        try:
+            for batch in opts.source.batches(stop):
+                records: list[Record] = []
+                data: list[bytes] = []
+                try:
+                    for line_no, line in batch:
+                        t0 = time.perf_counter_ns()
+                        recs, lines = boundary.admit(line, line_no)
+                        if recs:
+                            store.append(run_id, recs)
+                            records.extend(recs)
+                            if run_start is None and recs[0][2] == "run_start":
+                                run_start = recs[0][3]
+                        if lines:
+                            data.append(lines)
+                        admission_ns += time.perf_counter_ns() - t0
+                        if boundary.stopped or stop():
+                            break
+                finally:
+                    emit(records, data)
+                if boundary.stopped or stop():
+                    break
+            if stop():
+                finish = _cancelled(stop.signum)
+            elif isinstance(opts.source, Child) and not boundary.stopped:
+                status = opts.source.exit_status()
+                finish = {
+                    "outcome": "failed",
+                    "reason": f"the runtime exited with status {status} before run_end",
+                    "error": ("runtime_failed", "the runtime ended without run_end", None),
+                    "failed_runs": 1,
+                }
+        except TraceError as e:
+            if replayed:
+                finish = {
+                    "outcome": "failed",
+                    "reason": "the runtime trace has a bad line",
+                    "error": ("bad_input", str(e), e.line),
+                    "exit_code": EXIT_BAD_INPUT,
+                    "failed_runs": 1,
+                }
+            else:
+                finish = {
+                    "outcome": "failed",
+                    "reason": "the runtime wrote a line that is not a trace event",
+                    "error": ("runtime_bad_output", str(e), e.line),
+                    "failed_runs": 1,
+                }
+            print(f"{opts.prog}: {e}", file=sys.stderr)
+        except RuntimeFailed as e:
+            finish = {
+                "outcome": "failed",
+                "reason": e.reason,
+                "error": (e.code, e.reason, None),
+                "failed_runs": 1,
+            }
+            print(f"{opts.prog}: {e.reason}", file=sys.stderr)
+        finally:
+            if isinstance(opts.source, Child):
+                opts.source.stop()
+        if stop() and not finish:
+            finish = _cancelled(stop.signum)
+        recs, lines, result = boundary.finish(
+            admission_latency_us=admission_ns // 1000,
+            record_fsync_latency_us=fsync_us,
+            **finish,
+        )
+        store.append(run_id, recs)
+        parsed = orjson.loads(result)
+        agent = model = None
+        if run_start is not None:
+            head = orjson.loads(run_start)
+            agent, model = head.get("agent"), head.get("model")
+        store.finish_run(
+            run_id,
+            outcome=parsed["outcome"],
+            exit_code=parsed["exit_code"],
+            turns=parsed["turns"],
+            result=result,
+            agent=agent if isinstance(agent, str) else None,
+            model=model if isinstance(model, str) else None,
+        )
+        sink.end(recs, lines, result)
+    return RunOutcome(run_id, parsed["exit_code"], parsed)
+
+
+def _cancelled(signum: int | None) -> dict:
+    name = signal.Signals(signum).name if signum else "a signal"
+    return {
+        "outcome": "cancelled",
+        "reason": f"interrupted by {name}",
+        "exit_code": SIGNAL_EXIT.get(signum, 130),
+    }

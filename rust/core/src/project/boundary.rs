@@ -1,0 +1,667 @@
+//! The output boundary of one run: trace lines in; redacted canonical records (for the
+//! store) and the selected version's published lines (for stdout) out; the terminal
+//! result at the end. One object per run holds the per-stream scrubbers (D2) and what
+//! the result needs (R1–R6). See docs/projection.md.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{Map, Value};
+
+use super::version::{bounded, project_into, ObjWriter, SchemaVersion, COMPONENTS};
+use crate::scrub::{scrub, RuleSet, Scrubber};
+use crate::Error;
+
+/// A trace line is at most this many bytes (its newline excluded).
+pub const MAX_LINE: usize = 8 << 20;
+/// Record types only the engine may write.
+const ENGINE_ONLY: [&str; 1] = ["artifact_produced"];
+/// `tool_end.output` keeps at most this many bytes of the call's scrubbed output.
+pub const TOOL_OUTPUT_MAX: usize = 64 << 10;
+/// The result's `assistant_text` keeps at most this many bytes (memory stays bounded).
+pub const ANSWER_MAX: usize = 16 << 20;
+
+#[derive(Clone, Debug)]
+pub struct BoundaryConfig {
+    pub version: SchemaVersion,
+    pub run_id: String,
+    pub rules: Arc<RuleSet>,
+    /// `limits.turnTokens`: a `turn_end` whose input + output exceeds it stops the run.
+    pub max_turn_tokens: Option<u64>,
+}
+
+/// One stored record: `(seq, turn, type, body)`; `body` is the record's JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub seq: u64,
+    pub turn: u64,
+    pub kind: String,
+    pub body: Vec<u8>,
+}
+
+/// What one admission produced: records to store, then lines to publish.
+#[derive(Clone, Debug, Default)]
+pub struct Step {
+    pub records: Vec<Record>,
+    pub out: Vec<u8>,
+}
+
+/// How the run ended, as the caller knows it (a signal, bad input, a dead runtime).
+/// `None` fields fall back to what the trace said.
+#[derive(Clone, Debug, Default)]
+pub struct Finish {
+    pub outcome: Option<String>,
+    pub reason: Option<String>,
+    /// `(code, message, line)`
+    pub error: Option<(String, String, Option<u64>)>,
+    pub exit_code: Option<i64>,
+    pub admission_latency_us: u64,
+    pub record_fsync_latency_us: u64,
+    pub failed_runs: Option<u64>,
+}
+
+/// One stream of text: its scrubber plus bytes of a character split by the scrubber's
+/// release point (they wait for the rest of the character).
+#[derive(Debug)]
+struct Stream {
+    scrubber: Scrubber,
+    partial: Vec<u8>,
+}
+
+impl Stream {
+    fn new(rules: &Arc<RuleSet>) -> Stream {
+        Stream {
+            scrubber: Scrubber::new(Arc::clone(rules)),
+            partial: Vec::new(),
+        }
+    }
+
+    fn text(&mut self, released: Vec<u8>, end: bool) -> String {
+        let mut bytes = std::mem::take(&mut self.partial);
+        bytes.extend_from_slice(&released);
+        if !end {
+            if let Err(e) = std::str::from_utf8(&bytes) {
+                if e.error_len().is_none() {
+                    self.partial = bytes.split_off(e.valid_up_to());
+                }
+            }
+        }
+        match String::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        }
+    }
+
+    fn feed(&mut self, text: &str) -> String {
+        let mut out = Vec::with_capacity(text.len());
+        self.scrubber.feed(text.as_bytes(), &mut out);
+        self.text(out, false)
+    }
+
+    fn flush(&mut self) -> String {
+        let mut out = Vec::new();
+        self.scrubber.flush(&mut out);
+        self.text(out, true)
+    }
+}
+
+#[derive(Debug)]
+struct ToolCall {
+    stream: Stream,
+    output: String,
+    truncated: bool,
+}
+
+/// The boundary of one run.
+#[derive(Debug)]
+pub struct Boundary {
+    cfg: BoundaryConfig,
+    seq: u64,
+    turn: u64,
+    /// The last turn that saw runtime activity (`turns` of the result).
+    active_turn: u64,
+    assistant: Stream,
+    thinking: Stream,
+    tools: HashMap<String, ToolCall>,
+    attachments: u64,
+    artifacts_refused: u64,
+    answer: String,
+    cost: Option<Value>,
+    estimated_tokens: u64,
+    /// `run_end` as the trace said it: outcome, reason, error.
+    end: Option<(String, Value, Value)>,
+    limit: Option<u64>,
+    broker_ns: u128,
+    finished: bool,
+}
+
+fn bad(line: u64, reason: impl Into<String>) -> Error {
+    Error::Trace {
+        line,
+        reason: reason.into(),
+    }
+}
+
+/// Scrub every string value in place (keys and numbers are kept).
+fn scrub_value(rules: &Arc<RuleSet>, v: &mut Value) {
+    match v {
+        Value::String(s) => {
+            let out = scrub(rules, s.as_bytes());
+            if out != s.as_bytes() {
+                *s = String::from_utf8(out)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|i| scrub_value(rules, i)),
+        Value::Object(m) => m.values_mut().for_each(|i| scrub_value(rules, i)),
+        _ => {}
+    }
+}
+
+fn text_field(obj: &Map<String, Value>, line: u64, ty: &str, k: &str) -> Result<String, Error> {
+    match obj.get(k) {
+        None | Some(Value::Null) => Ok(String::new()),
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(_) => Err(bad(line, format!("{ty}.{k} must be a string"))),
+    }
+}
+
+/// A count field of `turn_end`: a non-negative integer, missing = 0. `obj` (usage,
+/// context, components) must be an object, or null / absent.
+fn count(obj: Option<&Value>, line: u64, path: &str, k: &str) -> Result<u64, Error> {
+    if let Some(o) = obj.filter(|o| !o.is_null() && !o.is_object()) {
+        return Err(bad(
+            line,
+            format!("turn_end.{path} must be an object, not {o}"),
+        ));
+    }
+    match obj.and_then(|o| o.get(k)) {
+        None | Some(Value::Null) => Ok(0),
+        Some(v) => v
+            .as_u64()
+            .ok_or_else(|| bad(line, format!("{path}.{k} must be a non-negative integer"))),
+    }
+}
+
+impl Boundary {
+    pub fn new(cfg: BoundaryConfig) -> Boundary {
+        let assistant = Stream::new(&cfg.rules);
+        let thinking = Stream::new(&cfg.rules);
+        Boundary {
+            cfg,
+            seq: 0,
+            turn: 1,
+            active_turn: 0,
+            assistant,
+            thinking,
+            tools: HashMap::new(),
+            attachments: 0,
+            artifacts_refused: 0,
+            answer: String::new(),
+            cost: None,
+            estimated_tokens: 0,
+            end: None,
+            limit: None,
+            broker_ns: 0,
+            finished: false,
+        }
+    }
+
+    pub fn version(&self) -> SchemaVersion {
+        self.cfg.version
+    }
+
+    /// True once the run has ended: `run_end` admitted or a limit reached. Further lines
+    /// are not read.
+    pub fn stopped(&self) -> bool {
+        self.end.is_some() || self.limit.is_some() || self.finished
+    }
+
+    /// Time spent inside the boundary so far, in microseconds.
+    pub fn broker_latency_us(&self) -> u64 {
+        (self.broker_ns / 1000) as u64
+    }
+
+    /// Admit one trace line (`line_no` is 1-based, for errors). Blank lines are skipped.
+    pub fn admit(&mut self, line: &[u8], line_no: u64) -> Result<Step, Error> {
+        let t0 = Instant::now();
+        let r = self.admit_inner(line, line_no);
+        self.broker_ns += t0.elapsed().as_nanos();
+        r
+    }
+
+    fn admit_inner(&mut self, line: &[u8], n: u64) -> Result<Step, Error> {
+        let mut step = Step::default();
+        if self.stopped() {
+            return Ok(step);
+        }
+        if line.len() > MAX_LINE {
+            return Err(bad(
+                n,
+                format!("line is {} bytes; the bound is {MAX_LINE}", line.len()),
+            ));
+        }
+        if line.iter().all(u8::is_ascii_whitespace) {
+            return Ok(step);
+        }
+        if let Err(e) = std::str::from_utf8(line) {
+            return Err(bad(n, format!("invalid UTF-8 at byte {}", e.valid_up_to())));
+        }
+        let value: Value =
+            serde_json::from_slice(line).map_err(|e| bad(n, format!("not valid JSON: {e}")))?;
+        let Value::Object(mut obj) = value else {
+            return Err(bad(n, "not a JSON object"));
+        };
+        let ty = match obj.get("type") {
+            // Only the engine writes these record types (a handle needs a durability
+            // witness, A2): a trace that sends one is kept, under another type, and
+            // published as nothing.
+            Some(Value::String(t)) if ENGINE_ONLY.contains(&t.as_str()) => {
+                obj.insert("trace_type".into(), Value::String(t.clone()));
+                "untrusted".to_string()
+            }
+            Some(Value::String(t)) if !t.is_empty() => t.clone(),
+            Some(_) => return Err(bad(n, "\"type\" must be a non-empty string")),
+            None => return Err(bad(n, "no \"type\"")),
+        };
+        // The engine assigns these; a trace's own values would only mislead.
+        for k in ["type", "seq", "turn", "run_id"] {
+            obj.shift_remove(k);
+        }
+        if !matches!(ty.as_str(), "run_start" | "cost" | "run_end") {
+            self.active_turn = self.turn;
+        }
+        let rules = Arc::clone(&self.cfg.rules);
+        match ty.as_str() {
+            "assistant_delta" | "thinking_delta" => {
+                let text = text_field(&obj, n, &ty, "text")?;
+                obj.shift_remove("text");
+                scrub_fields(&rules, &mut obj);
+                let released = if ty == "assistant_delta" {
+                    let t = self.assistant.feed(&text);
+                    self.answer_push(&t);
+                    t
+                } else {
+                    self.thinking.feed(&text)
+                };
+                obj.insert("text".into(), Value::String(released));
+                self.emit(&ty, obj, &mut step);
+            }
+            "tool_output_delta" => {
+                let text = text_field(&obj, n, &ty, "text")?;
+                obj.shift_remove("text");
+                scrub_fields(&rules, &mut obj);
+                let key = call_key(&obj);
+                let call = self.tool(key);
+                let released = call.stream.feed(&text);
+                call.gather(&released);
+                obj.insert("text".into(), Value::String(released));
+                self.emit(&ty, obj, &mut step);
+            }
+            "tool_end" => {
+                scrub_fields(&rules, &mut obj);
+                let key = call_key(&obj);
+                let (output, truncated) = match self.tools.remove(&key) {
+                    Some(mut call) => {
+                        let tail = call.stream.flush();
+                        if !tail.is_empty() {
+                            call.gather(&tail);
+                            self.emit_delta("tool_output_delta", Some(&key), tail, &mut step);
+                        }
+                        (call.output, call.truncated)
+                    }
+                    None => (String::new(), false),
+                };
+                obj.insert("output".into(), Value::String(output));
+                obj.insert("output_truncated".into(), Value::Bool(truncated));
+                self.emit(&ty, obj, &mut step);
+            }
+            "input_attachment" => {
+                let encoded = match obj.shift_remove("data_b64") {
+                    Some(Value::String(s)) => s.len() as u64,
+                    None | Some(Value::Null) => 0,
+                    Some(_) => return Err(bad(n, "input_attachment.data_b64 must be a string")),
+                };
+                scrub_fields(&rules, &mut obj);
+                self.attachments += 1;
+                let mut rec = Map::new();
+                rec.insert("ordinal".into(), self.attachments.into());
+                rec.insert(
+                    "media_type".into(),
+                    obj.shift_remove("media_type").unwrap_or(Value::Null),
+                );
+                rec.insert("encoded_bytes".into(), encoded.into());
+                rec.insert(
+                    "filename".into(),
+                    obj.shift_remove("filename").unwrap_or(Value::Null),
+                );
+                rec.extend(obj);
+                self.emit(&ty, rec, &mut step);
+            }
+            "turn_end" => {
+                self.check_turn_end(&obj, n)?;
+                scrub_fields(&rules, &mut obj);
+                self.end_text_streams(&mut step);
+                let usage = obj.get("usage");
+                let used = count(usage, n, "usage", "input")?
+                    .saturating_add(count(usage, n, "usage", "output")?);
+                self.estimated_tokens =
+                    count(obj.get("context"), n, "context", "estimated_tokens")?;
+                self.emit(&ty, obj, &mut step);
+                if let Some(max) = self.cfg.max_turn_tokens.filter(|m| used > *m) {
+                    self.limit = Some(max);
+                    let text = format!(
+                        "Stopped at limits.turnTokens ({max}). Raise it or split the work."
+                    );
+                    self.emit_notice("limit", &text, &mut step);
+                }
+                self.turn += 1;
+            }
+            "artifact" => {
+                // Artifact storage is not built yet: refuse, count, say so (A2, A3).
+                self.artifacts_refused += 1;
+                let text = format!(
+                    "Artifact refused: artifact storage is not available yet ({} refused so far).",
+                    self.artifacts_refused
+                );
+                self.emit_notice("artifact_refused", &text, &mut step);
+            }
+            "cost" => {
+                scrub_fields(&rules, &mut obj);
+                if let Some(usd) = obj
+                    .get("usd")
+                    .filter(|u| u.as_f64().is_some_and(|x| x >= 0.0))
+                {
+                    self.cost = Some(usd.clone());
+                }
+                self.emit(&ty, obj, &mut step);
+            }
+            "run_end" => {
+                scrub_fields(&rules, &mut obj);
+                self.end_all_streams(&mut step);
+                let outcome = match obj.get("outcome") {
+                    Some(Value::String(o))
+                        if matches!(o.as_str(), "done" | "drained" | "failed" | "cancelled") =>
+                    {
+                        o.clone()
+                    }
+                    Some(other) => {
+                        return Err(bad(
+                            n,
+                            format!(
+                                "run_end.outcome {other} is not done, drained, failed or cancelled"
+                            ),
+                        ))
+                    }
+                    None => return Err(bad(n, "run_end has no outcome")),
+                };
+                let reason = obj.get("reason").cloned().unwrap_or(Value::Null);
+                let error = obj.get("error").cloned().unwrap_or(Value::Null);
+                self.end = Some((outcome, reason, error));
+                self.emit(&ty, obj, &mut step);
+            }
+            _ => {
+                scrub_fields(&rules, &mut obj);
+                self.emit(&ty, obj, &mut step);
+            }
+        }
+        Ok(step)
+    }
+
+    fn check_turn_end(&self, obj: &Map<String, Value>, n: u64) -> Result<(), Error> {
+        let usage = obj.get("usage");
+        count(usage, n, "usage", "input")?;
+        count(usage, n, "usage", "output")?;
+        let context = obj.get("context");
+        let estimate = count(context, n, "context", "estimated_tokens")?;
+        let comps = context.and_then(|c| c.get("components"));
+        let mut sum: u64 = 0;
+        for k in COMPONENTS {
+            sum = sum.saturating_add(count(comps, n, "context.components", k)?);
+        }
+        if sum > estimate {
+            return Err(bad(
+                n,
+                format!(
+                    "turn_end.context.components sum to {sum}, past estimated_tokens {estimate} \
+                     (E4: the components never exceed the estimate)"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn tool(&mut self, key: String) -> &mut ToolCall {
+        let rules = &self.cfg.rules;
+        self.tools.entry(key).or_insert_with(|| ToolCall {
+            stream: Stream::new(rules),
+            output: String::new(),
+            truncated: false,
+        })
+    }
+
+    fn answer_push(&mut self, t: &str) {
+        let room = ANSWER_MAX.saturating_sub(self.answer.len());
+        self.answer.push_str(bounded(t, room));
+    }
+
+    /// Record `obj` as the next event and publish it.
+    fn emit(&mut self, ty: &str, obj: Map<String, Value>, step: &mut Step) {
+        self.seq += 1;
+        let mut rec = Map::with_capacity(obj.len() + 3);
+        rec.insert("seq".into(), self.seq.into());
+        rec.insert("turn".into(), self.turn.into());
+        rec.insert("type".into(), Value::String(ty.to_string()));
+        rec.extend(obj);
+        let body = serde_json::to_vec(&rec).expect("serialize into memory");
+        project_into(&rec, self.cfg.version, &mut step.out);
+        step.records.push(Record {
+            seq: self.seq,
+            turn: self.turn,
+            kind: ty.to_string(),
+            body,
+        });
+    }
+
+    fn emit_delta(&mut self, ty: &str, call_id: Option<&str>, text: String, step: &mut Step) {
+        let mut obj = Map::new();
+        if let Some(id) = call_id {
+            obj.insert("call_id".into(), Value::String(id.to_string()));
+        }
+        obj.insert("text".into(), Value::String(text));
+        self.emit(ty, obj, step);
+    }
+
+    fn emit_notice(&mut self, code: &str, text: &str, step: &mut Step) {
+        let mut obj = Map::new();
+        obj.insert("code".into(), Value::String(code.into()));
+        obj.insert("text".into(), Value::String(text.into()));
+        self.emit("notice", obj, step);
+    }
+
+    /// The assistant and thinking streams end (a turn ended): release what they hold.
+    fn end_text_streams(&mut self, step: &mut Step) {
+        let tail = self.assistant.flush();
+        if !tail.is_empty() {
+            self.answer_push(&tail);
+            self.emit_delta("assistant_delta", None, tail, step);
+        }
+        let tail = self.thinking.flush();
+        if !tail.is_empty() {
+            self.emit_delta("thinking_delta", None, tail, step);
+        }
+    }
+
+    /// Every stream ends (the run ended): tool calls that never saw `tool_end` release
+    /// their held output as records too.
+    fn end_all_streams(&mut self, step: &mut Step) {
+        self.end_text_streams(step);
+        let mut open: Vec<String> = self.tools.keys().cloned().collect();
+        open.sort();
+        for key in open {
+            if let Some(mut call) = self.tools.remove(&key) {
+                let tail = call.stream.flush();
+                if !tail.is_empty() {
+                    self.emit_delta("tool_output_delta", Some(&key), tail, step);
+                }
+            }
+        }
+    }
+
+    /// End the run: release held text, write `run_end` if the trace did not, then the
+    /// result. Returns the step (records and lines, the result line last) and the
+    /// result object alone (for the store).
+    pub fn finish(&mut self, how: Finish) -> (Step, Vec<u8>) {
+        let t0 = Instant::now();
+        let mut step = Step::default();
+        if self.finished {
+            return (step, Vec::new());
+        }
+        self.end_all_streams(&mut step);
+        let (outcome, reason, error) = self.outcome(&how);
+        if self.end.is_none() {
+            let mut obj = Map::new();
+            obj.insert("outcome".into(), Value::String(outcome.clone()));
+            obj.insert("reason".into(), reason.clone());
+            obj.insert("error".into(), error.clone());
+            obj.insert("origin".into(), Value::String("engine".into()));
+            self.emit("run_end", obj, &mut step);
+        }
+        self.finished = true;
+        self.broker_ns += t0.elapsed().as_nanos();
+        let result = self.result(&how, &outcome, &reason, &error);
+        step.out.extend_from_slice(&result);
+        step.out.push(b'\n');
+        (step, result)
+    }
+
+    fn outcome(&self, how: &Finish) -> (String, Value, Value) {
+        let scrubbed = |s: &str| {
+            let mut v = Value::String(s.to_string());
+            scrub_value(&self.cfg.rules, &mut v);
+            v
+        };
+        let error = match &how.error {
+            Some((code, message, line)) => {
+                let mut e = Map::new();
+                e.insert("code".into(), Value::String(code.clone()));
+                e.insert("message".into(), scrubbed(message));
+                e.insert("line".into(), line.map_or(Value::Null, Value::from));
+                Value::Object(e)
+            }
+            None => match &self.end {
+                Some((_, _, Value::Null)) | None => Value::Null,
+                Some((_, _, e @ Value::Object(_))) => e.clone(),
+                Some((_, _, e)) => {
+                    let mut m = Map::new();
+                    m.insert("code".into(), Value::String("runtime_error".into()));
+                    m.insert(
+                        "message".into(),
+                        match e {
+                            Value::String(_) => e.clone(),
+                            other => Value::String(other.to_string()),
+                        },
+                    );
+                    m.insert("line".into(), Value::Null);
+                    Value::Object(m)
+                }
+            },
+        };
+        if let Some(o) = &how.outcome {
+            let reason = how.reason.as_deref().map_or(Value::Null, scrubbed);
+            return (o.clone(), reason, error);
+        }
+        if self.limit.is_some() {
+            return (
+                "limit".into(),
+                Value::String("limits.turnTokens".into()),
+                error,
+            );
+        }
+        match &self.end {
+            Some((o, r, _)) => (o.clone(), r.clone(), error),
+            None => (
+                "failed".into(),
+                how.reason.as_deref().map_or(
+                    Value::String("the runtime trace ended without run_end".into()),
+                    scrubbed,
+                ),
+                error,
+            ),
+        }
+    }
+
+    fn result(&self, how: &Finish, outcome: &str, reason: &Value, error: &Value) -> Vec<u8> {
+        let success = matches!(outcome, "done" | "drained");
+        let exit_code = how.exit_code.unwrap_or(match outcome {
+            "done" | "drained" => 0,
+            "limit" => 3,
+            _ => 1,
+        });
+        let mut out = Vec::with_capacity(self.answer.len() + 512);
+        let mut w = ObjWriter::new(&mut out);
+        w.uint("schema_version", self.cfg.version.get() as u64)
+            .str("type", "result")
+            .str("outcome", outcome)
+            .value("reason", reason)
+            .value("success", &Value::Bool(success))
+            .str("assistant_text", &self.answer)
+            .str("run_id", &self.cfg.run_id);
+        match &self.cost {
+            Some(usd) => {
+                w.value("cost_usd", usd)
+                    .str("cost_status", "reported")
+                    .value("cost_reason", &Value::Null);
+            }
+            None => {
+                w.value("cost_usd", &Value::Null)
+                    .str("cost_status", "unknown")
+                    .str(
+                        "cost_reason",
+                        "no authoritative price evidence in the runtime trace",
+                    );
+            }
+        }
+        w.uint("turns", self.active_turn);
+        if self.cfg.version.get() >= 5 {
+            let failed = how.failed_runs.unwrap_or(u64::from(outcome == "failed"));
+            let mut k = Vec::new();
+            ObjWriter::new(&mut k)
+                .uint("admission_latency_us", how.admission_latency_us)
+                .uint("broker_latency_us", self.broker_latency_us())
+                .uint("record_fsync_latency_us", how.record_fsync_latency_us)
+                .uint("estimated_tokens", self.estimated_tokens)
+                .uint("failed_runs", failed)
+                .end();
+            w.raw("kernel_tax", &k);
+        }
+        w.value("exit_code", &Value::from(exit_code))
+            .value("error", error)
+            .end();
+        out
+    }
+}
+
+impl ToolCall {
+    fn gather(&mut self, text: &str) {
+        let room = TOOL_OUTPUT_MAX.saturating_sub(self.output.len());
+        let kept = bounded(text, room);
+        self.output.push_str(kept);
+        if kept.len() < text.len() {
+            self.truncated = true;
+        }
+    }
+}
+
+fn call_key(obj: &Map<String, Value>) -> String {
+    match obj.get("call_id") {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => String::new(),
+        Some(other) => other.to_string(),
+    }
+}
+
+fn scrub_fields(rules: &Arc<RuleSet>, obj: &mut Map<String, Value>) {
+    obj.values_mut().for_each(|v| scrub_value(rules, v));
+}

@@ -1,0 +1,9 @@
+//! The run boundary: a runtime trace line becomes a redacted canonical record (what the
+//! store keeps) and that record becomes the published line of the selected schema version
+//! (`version`); `boundary` holds the per-run state and writes the terminal result.
+
+mod boundary;
+mod version;
+
+pub use boundary::{Boundary, BoundaryConfig, Finish, Record, Step, MAX_LINE, TOOL_OUTPUT_MAX};
+pub use version::{project, SchemaVersion};
