@@ -62,7 +62,8 @@ class Boundary:
     selected schema version and what the result needs. Compiled once, fed every line.
 
     ``version`` is 4, 5, 6 or 8 (anything else: ``ConfigError``). ``max_turn_tokens`` is
-    ``limits.turnTokens``. ``literals``/``rules``/``replacement`` as for ``Scrubber``.
+    ``limits.turnTokens``. A resumed run passes its ``last_seq`` and ``next_turn``.
+    ``literals``/``rules``/``replacement`` as for ``Scrubber``.
     """
 
     def __init__(
@@ -71,6 +72,8 @@ class Boundary:
         version: int,
         run_id: str,
         max_turn_tokens: int | None = None,
+        last_seq: int = 0,
+        next_turn: int = 1,
         literals: Sequence[str | bytes] = (),
         rules: Sequence[Mapping[str, object]] = (),
         replacement: str = "[REDACTED:{rule}]",

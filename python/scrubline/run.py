@@ -37,6 +37,8 @@ class RunOptions:
     max_turn_tokens: int | None = None
     literals: list[str] = field(default_factory=list)
     prog: str = "iteron"
+    #: ``--resume``/``--continue``: the run to append to (its id), else a fresh run.
+    resume: str | None = None
 
 
 @dataclass
@@ -81,14 +83,22 @@ class _Stop:
 
 def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
     """Run to the end; every batch is durable before ``sink`` sees it."""
-    run_id = new_run_id()
+    if opts.resume is None:
+        run_id = new_run_id()
+        last_seq, next_turn = 0, 1
+        fsync_us = store.create_run(run_id, opts.tenant, tag=opts.tag)
+    else:
+        run_id = opts.resume
+        last_seq, next_turn = store.position(run_id)
+        fsync_us = 0
     boundary = Boundary(
         version=opts.version,
         run_id=run_id,
         max_turn_tokens=opts.max_turn_tokens,
+        last_seq=last_seq,
+        next_turn=next_turn,
         literals=opts.literals,
     )
-    fsync_us = store.create_run(run_id, opts.tenant, tag=opts.tag)
     admission_ns = 0
     finish: dict = {}
     run_start: bytes | None = None

@@ -17,23 +17,29 @@ from pathlib import Path
 #: A stored record: (seq, turn, type, body).
 Record = tuple[int, int, str, bytes]
 
+#: The columns of ``runs`` beyond the first release's (run_id, tenant, created_at,
+#: updated_at, turns, outcome, exit_code, result): a store that lacks one gets it on open,
+#: so legacy (untagged) sessions stay readable and listable (S5).
+RUN_COLUMNS = (
+    ("created_n", "INTEGER"),  # creation order: the keyset of session lists
+    ("agent_definition_tag", "TEXT"),
+    ("parent_run_id", "TEXT"),
+    ("fork_point", "INTEGER"),
+    ("agent", "TEXT"),
+    ("model", "TEXT"),
+)
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     run_id TEXT PRIMARY KEY,
     tenant TEXT NOT NULL,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
-    agent_definition_tag TEXT,
-    parent_run_id TEXT,
-    fork_point INTEGER,
-    agent TEXT,
-    model TEXT,
     turns INTEGER NOT NULL DEFAULT 0,
     outcome TEXT,
     exit_code INTEGER,
     result BLOB
 );
-CREATE INDEX IF NOT EXISTS runs_by_tenant ON runs (tenant, created_at DESC, run_id DESC);
 CREATE TABLE IF NOT EXISTS events (
     run_id TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -43,6 +49,18 @@ CREATE TABLE IF NOT EXISTS events (
     PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
 """
+
+INDEXES = """
+CREATE UNIQUE INDEX IF NOT EXISTS runs_n ON runs (created_n);
+CREATE INDEX IF NOT EXISTS runs_list ON runs (tenant, created_n DESC);
+CREATE INDEX IF NOT EXISTS runs_list_tag ON runs (tenant, agent_definition_tag, created_n DESC);
+CREATE INDEX IF NOT EXISTS runs_recent ON runs (tenant, updated_at DESC, created_n DESC);
+"""
+
+SESSION_FIELDS = (
+    "run_id, created_at, updated_at, agent_definition_tag, parent_run_id, fork_point,"
+    " turns, outcome, created_n"
+)
 
 
 def home() -> Path:
@@ -79,8 +97,29 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.execute("PRAGMA busy_timeout=5000")
-        self.db.executescript(SCHEMA)
         self._open = False
+        self._migrate()
+
+    def _migrate(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+        for stmt in SCHEMA.split(";"):
+            if stmt.strip():
+                self.db.execute(stmt)
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(runs)")}
+        for name, decl in RUN_COLUMNS:
+            if name not in have:
+                self.db.execute(f"ALTER TABLE runs ADD COLUMN {name} {decl}")
+        if "created_n" not in have:
+            # Legacy rows get their creation order from their creation time.
+            self.db.execute(
+                "UPDATE runs SET created_n = (SELECT count(*) FROM runs r2 WHERE"
+                " r2.created_at < runs.created_at OR (r2.created_at = runs.created_at"
+                " AND r2.run_id <= runs.run_id))"
+            )
+        for stmt in INDEXES.split(";"):
+            if stmt.strip():
+                self.db.execute(stmt)
+        self.db.execute("COMMIT")
 
     @classmethod
     def open(cls, root: Path | None = None) -> Store:
@@ -119,8 +158,9 @@ class Store:
         stamp = now()
         self._begin()
         self.db.execute(
-            "INSERT INTO runs (run_id, tenant, created_at, updated_at, agent_definition_tag,"
-            " parent_run_id, fork_point) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO runs (run_id, tenant, created_at, updated_at, created_n,"
+            " agent_definition_tag, parent_run_id, fork_point) VALUES (?, ?, ?, ?,"
+            " (SELECT coalesce(max(created_n), 0) + 1 FROM runs), ?, ?, ?)",
             (run_id, tenant, stamp, stamp, tag, parent_run_id, fork_point),
         )
         return self.commit()
@@ -147,7 +187,8 @@ class Store:
         """Write the run's terminal state with the last records; returns commit µs."""
         self._begin()
         self.db.execute(
-            "UPDATE runs SET updated_at = ?, outcome = ?, exit_code = ?, turns = ?, result = ?,"
+            "UPDATE runs SET updated_at = ?, outcome = ?, exit_code = ?, turns = turns + ?,"
+            " result = ?,"
             " agent = coalesce(?, agent), model = coalesce(?, model) WHERE run_id = ?",
             (now(), outcome, exit_code, turns, result, agent, model, run_id),
         )
@@ -166,6 +207,105 @@ class Store:
         yield from self.db.execute(
             "SELECT seq, turn, type, body FROM events WHERE run_id = ? ORDER BY seq", (run_id,)
         )
+
+    # -- sessions (S1-S6) ----------------------------------------------------------------
+
+    def sessions(
+        self, tenant: str, tag: str | None, before: int | None, limit: int
+    ) -> list[sqlite3.Row]:
+        """A tenant's runs, newest first, created before keyset position ``before``."""
+        sql = f"SELECT {SESSION_FIELDS} FROM runs WHERE tenant = ?"
+        args: list[object] = [tenant]
+        if tag is not None:
+            sql += " AND agent_definition_tag = ?"
+            args.append(tag)
+        if before is not None:
+            sql += " AND created_n < ?"
+            args.append(before)
+        sql += " ORDER BY created_n DESC LIMIT ?"
+        args.append(limit)
+        return self._rows(sql, args)
+
+    def session_at(self, tenant: str, created_n: int) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM runs WHERE tenant = ? AND created_n = ?", (tenant, created_n)
+        ).fetchone()
+        return row is not None
+
+    def events_before(self, run_id: str, before: int | None, limit: int) -> list[Record]:
+        """Up to ``limit`` records of a run older than seq ``before``, newest first."""
+        if before is None:
+            sql = "SELECT seq, turn, type, body FROM events WHERE run_id = ? ORDER BY seq DESC"
+            return self.db.execute(sql + " LIMIT ?", (run_id, limit)).fetchall()
+        return self.db.execute(
+            "SELECT seq, turn, type, body FROM events WHERE run_id = ? AND seq < ?"
+            " ORDER BY seq DESC LIMIT ?",
+            (run_id, before, limit),
+        ).fetchall()
+
+    def has_event(self, run_id: str, seq: int) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM events WHERE run_id = ? AND seq = ?", (run_id, seq)
+        ).fetchone()
+        return row is not None
+
+    def latest_run(self, tenant: str) -> sqlite3.Row | None:
+        rows = self._rows(
+            "SELECT * FROM runs WHERE tenant = ? ORDER BY updated_at DESC, created_n DESC LIMIT 1",
+            [tenant],
+        )
+        return rows[0] if rows else None
+
+    def position(self, run_id: str) -> tuple[int, int]:
+        """(last seq, next turn) of a run: where a resumed invocation continues."""
+        seq, turn = self.db.execute(
+            "SELECT coalesce(max(seq), 0),"
+            " coalesce(max(CASE WHEN type != 'run_end' THEN turn END), 0)"
+            " FROM events WHERE run_id = ?",
+            (run_id,),
+        ).fetchone()
+        return seq, turn + 1
+
+    def fork(self, parent: sqlite3.Row, child_id: str) -> int:
+        """Create ``child_id`` holding the parent's records up to its last seq (the fork
+        point), with its tenant, tag, agent and model; the parent is untouched."""
+        stamp = now()
+        self._begin()
+        (point,) = self.db.execute(
+            "SELECT coalesce(max(seq), 0) FROM events WHERE run_id = ?", (parent["run_id"],)
+        ).fetchone()
+        self.db.execute(
+            "INSERT INTO runs (run_id, tenant, created_at, updated_at, created_n,"
+            " agent_definition_tag, parent_run_id, fork_point, agent, model, turns)"
+            " VALUES (?, ?, ?, ?, (SELECT coalesce(max(created_n), 0) + 1 FROM runs),"
+            " ?, ?, ?, ?, ?, ?)",
+            (
+                child_id,
+                parent["tenant"],
+                stamp,
+                stamp,
+                parent["agent_definition_tag"],
+                parent["run_id"],
+                point,
+                parent["agent"],
+                parent["model"],
+                parent["turns"],
+            ),
+        )
+        self.db.execute(
+            "INSERT INTO events (run_id, seq, turn, type, body)"
+            " SELECT ?, seq, turn, type, body FROM events WHERE run_id = ? AND seq <= ?",
+            (child_id, parent["run_id"], point),
+        )
+        self.commit()
+        return point
+
+    def _rows(self, sql: str, args: list[object]) -> list[sqlite3.Row]:
+        self.db.row_factory = sqlite3.Row
+        try:
+            return self.db.execute(sql, args).fetchall()
+        finally:
+            self.db.row_factory = None
 
 
 class NoStore:

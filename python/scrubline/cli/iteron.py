@@ -1,8 +1,17 @@
-"""``iteron``: one-shot runs with versioned machine output (CONTRACT §2-4).
+"""``iteron``: one-shot runs with versioned machine output (CONTRACT §2-5).
+
+    iteron run [--output-format F] [--output-schema-version N] [--replay FILE |
+               --runtime-cmd CMD] [--resume RUN_ID | --continue] [--agent-definition-tag T]
+    iteron --sessions [--session-limit N] [--session-cursor C] [--agent-definition-tag T]
+    iteron --transcript RUN_ID [--transcript-cursor C] [--transcript-limit N]
+    iteron --fork RUN_ID
+    iteron --machine-contract
 
 Selectors are validated before anything touches the store (O3): a bad one is exit 64,
 one line on stderr, nothing on stdout. In ``json`` and ``stream-json`` stdout carries
-only JSON (O6); every diagnostic goes to stderr.
+only JSON (O6); every diagnostic goes to stderr. Session operations print one typed
+object; a rejected cursor, tag or run id is a typed error object, one stderr line and
+exit 65.
 """
 
 from __future__ import annotations
@@ -14,16 +23,18 @@ from typing import BinaryIO, NoReturn
 
 import orjson
 
-from scrubline import config
+from scrubline import config, sessions
 from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS
 from scrubline.errors import ConfigError
 from scrubline.render import TextSink
 from scrubline.run import RunOptions, execute
 from scrubline.runtime import Child, Replay
 from scrubline.scrubber import env_literals
-from scrubline.store import Record, Store
+from scrubline.sessions import SessionError
+from scrubline.store import Record, Store, home
 
 EXIT_USAGE = 64
+EXIT_BAD_INPUT = 65
 #: The resident App Server protocol (not a CLI stream version, O5).
 RESIDENT_PROTOCOL_VERSION = 7
 FORMATS = ("text", "json", "stream-json")
@@ -69,12 +80,23 @@ class JsonSink:
 
 
 def parser() -> _Parser:
-    p = _Parser(prog="iteron", description=__doc__.split("\n\n")[0], add_help=True)
+    p = _Parser(prog="iteron", description="One-shot agent runs with versioned JSON output.")
     p.add_argument(
         "--machine-contract",
         action="store_true",
         help="print the supported CLI stream versions as JSON (no runtime, no store)",
     )
+    ops = p.add_argument_group("session operations (one typed JSON object each)")
+    ops.add_argument("--sessions", action="store_true", help="list sessions, newest first")
+    ops.add_argument("--session-limit", default=None, help="sessions per page, 1-100 (20)")
+    ops.add_argument("--session-cursor", default=None, metavar="TOKEN")
+    ops.add_argument("--transcript", default=None, metavar="RUN_ID")
+    ops.add_argument("--transcript-cursor", default=None, metavar="TOKEN")
+    ops.add_argument("--transcript-limit", default=None, help="events per page, 1-1000 (100)")
+    ops.add_argument("--fork", default=None, metavar="RUN_ID")
+    ops.add_argument("--agent-definition-tag", dest="top_tag", default=None, metavar="TAG")
+    ops.add_argument("--tenant", dest="top_tenant", default=None)
+    ops.add_argument("--output-schema-version", dest="top_version", default=None)
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
     run = sub.add_parser("run", help="run one task and write its output")
     run.add_argument("prompt", nargs="?", default=None, help="the task (passed to the runtime)")
@@ -87,6 +109,12 @@ def parser() -> _Parser:
     run.add_argument("--max-turn-tokens", type=int, default=None, help="limits.turnTokens")
     run.add_argument("--config", default=None, help="TOML config (default ./iteron.toml)")
     run.add_argument("--tenant", default=None, help="tenant (default $ITERON_TENANT or default)")
+    again = run.add_mutually_exclusive_group()
+    again.add_argument("--resume", default=None, metavar="RUN_ID", help="append to this run")
+    again.add_argument(
+        "--continue", dest="cont", action="store_true", help="append to the latest run"
+    )
+    run.add_argument("--agent-definition-tag", default=None, metavar="TAG")
     run.add_argument(
         "--literal-env",
         action="append",
@@ -128,27 +156,105 @@ def schema_version(fmt: str, raw: str | None) -> int:
     return v
 
 
+class Rejected(Exception):
+    """Bad input data (exit 65): reported as a typed error object in machine formats."""
+
+    def __init__(self, err: SessionError, version: int, machine: bool) -> None:
+        super().__init__(str(err))
+        self.err, self.version, self.machine = err, version, machine
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
-    except UsageError as e:
+    except (UsageError, ConfigError) as e:
         print(f"iteron: {e}", file=sys.stderr)
         return EXIT_USAGE
-    except ConfigError as e:
-        print(f"iteron: {e}", file=sys.stderr)
-        return EXIT_USAGE
+    except Rejected as e:
+        if e.machine:
+            obj = sessions.error_object(e.err.code, str(e.err), e.version)
+            sys.stdout.buffer.write(orjson.dumps(obj) + b"\n")
+        print(f"iteron: {e.err.code}: {e.err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+
+def bounded(raw: str | None, name: str, bounds: tuple[int, int, int]) -> int:
+    low, high, default = bounds
+    if raw is None:
+        return default
+    try:
+        n = int(raw, 10)
+    except ValueError:
+        raise UsageError(f"{name} must be a number, not {raw!r}") from None
+    if not low <= n <= high:
+        raise UsageError(f"{name} must be between {low} and {high}, not {n}")
+    return n
+
+
+def tenant_of(explicit: str | None, version: int, machine: bool) -> str:
+    tenant = explicit or os.environ.get("ITERON_TENANT") or "default"
+    try:
+        return sessions.check_tenant(tenant)
+    except SessionError as e:
+        raise Rejected(e, version, machine) from None
+
+
+def session_op(args: argparse.Namespace) -> int:
+    """--sessions, --transcript, --fork: exactly one, one typed object on stdout."""
+    chosen = [n for n, v in (("--sessions", args.sessions), ("--transcript", args.transcript),
+                             ("--fork", args.fork)) if v]  # fmt: skip
+    if len(chosen) > 1:
+        raise UsageError(f"{' and '.join(chosen)} exclude each other")
+    version = schema_version("json", args.top_version)
+    if args.session_cursor and not args.sessions:
+        raise UsageError("--session-cursor goes with --sessions")
+    if (args.transcript_cursor or args.transcript_limit) and not args.transcript:
+        raise UsageError("--transcript-cursor and --transcript-limit go with --transcript")
+    if args.top_tag is not None and not args.sessions:
+        raise UsageError("--agent-definition-tag filters --sessions (or tags `iteron run`)")
+    limit = bounded(args.session_limit, "--session-limit", sessions.SESSION_LIMIT)
+    tlimit = bounded(args.transcript_limit, "--transcript-limit", sessions.TRANSCRIPT_LIMIT)
+    tenant = tenant_of(args.top_tenant, version, True)
+    root = home()
+    store = Store.open(root)
+    try:
+        if args.sessions:
+            tag = None if args.top_tag is None else sessions.check_tag(args.top_tag)
+            obj = sessions.list_page(
+                store, root, tenant, version=version, limit=limit,
+                cursor=args.session_cursor, tag=tag,
+            )  # fmt: skip
+        elif args.transcript:
+            obj = sessions.transcript_page(
+                store, root, tenant, args.transcript, version=version, limit=tlimit,
+                cursor=args.transcript_cursor,
+            )  # fmt: skip
+        else:
+            obj = sessions.fork(store, tenant, args.fork, version=version)
+    except SessionError as e:
+        raise Rejected(e, version, True) from None
+    finally:
+        store.close()
+    sys.stdout.buffer.write(orjson.dumps(obj) + b"\n")
+    return 0
 
 
 def _main(argv: list[str] | None) -> int:
     args = parser().parse_args(argv)
     if args.machine_contract:
-        if args.command:
+        if args.command or args.sessions or args.transcript or args.fork:
             raise UsageError("--machine-contract takes no command")
         sys.stdout.buffer.write(orjson.dumps(machine_contract()) + b"\n")
         return 0
+    if args.command is None and (args.sessions or args.transcript or args.fork):
+        return session_op(args)
     if args.command != "run":
-        raise UsageError("a command is required: run (or --machine-contract)")
+        raise UsageError("a command is required: run, --sessions, --transcript, --fork")
+    if any((args.sessions, args.transcript, args.fork, args.session_limit, args.session_cursor,
+            args.transcript_cursor, args.top_tag, args.top_tenant, args.top_version)):  # fmt: skip
+        raise UsageError("session options go before no command; `run` takes its own options")
     version = schema_version(args.output_format, args.output_schema_version)
+    machine = args.output_format != "text"
     cfg = config.load("iteron", args.config)
     limit = args.max_turn_tokens if args.max_turn_tokens is not None else config.turn_tokens(cfg)
     if limit is not None and limit < 1:
@@ -165,11 +271,18 @@ def _main(argv: list[str] | None) -> int:
         source = Child(args.runtime_cmd, args.timeout)
     else:
         source = Replay.demo()
-    tenant = args.tenant or os.environ.get("ITERON_TENANT") or "default"
+    tenant = tenant_of(args.tenant, version, machine)
+    tag = args.agent_definition_tag
+    if tag is not None:
+        try:
+            sessions.check_tag(tag)
+        except SessionError as e:
+            raise Rejected(e, version, machine) from None
     opts = RunOptions(
         source=source,
         version=version,
         tenant=tenant,
+        tag=tag,
         max_turn_tokens=limit,
         literals=env_literals(args.literal_env),
     )
@@ -182,9 +295,30 @@ def _main(argv: list[str] | None) -> int:
         sink = TextSink(sys.stdout)
     store = Store.open()
     try:
+        if args.resume or args.cont:
+            try:
+                opts.resume = resumable(store, tenant, args.resume, tag)
+            except SessionError as e:
+                raise Rejected(e, version, machine) from None
         return execute(opts, store, sink).exit_code
     finally:
         store.close()
+
+
+def resumable(store: Store, tenant: str, run_id: str | None, tag: str | None) -> str:
+    """The run ``--resume RUN_ID`` / ``--continue`` appends to; a tag may only repeat the
+    recorded one (S5)."""
+    row = store.latest_run(tenant) if run_id is None else store.run(run_id, tenant)
+    if row is None:
+        if run_id is None:
+            raise SessionError("not_found", "no run to continue for this tenant")
+        raise sessions.not_found(run_id)
+    if tag is not None and tag != row["agent_definition_tag"]:
+        raise SessionError(
+            "tag_mismatch",
+            "--agent-definition-tag differs from the tag the run was created with",
+        )
+    return row["run_id"]
 
 
 if __name__ == "__main__":

@@ -226,11 +226,14 @@ struct Boundary {
 #[pymethods]
 impl Boundary {
     #[new]
-    #[pyo3(signature = (*, version, run_id, max_turn_tokens = None, literals = Vec::new(), rules = Vec::new(), replacement = DEFAULT_REPLACEMENT.to_string()))]
+    #[pyo3(signature = (*, version, run_id, max_turn_tokens = None, last_seq = 0, next_turn = 1, literals = Vec::new(), rules = Vec::new(), replacement = DEFAULT_REPLACEMENT.to_string()))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         version: i64,
         run_id: String,
         max_turn_tokens: Option<u64>,
+        last_seq: u64,
+        next_turn: u64,
         literals: Vec<Bound<'_, PyAny>>,
         rules: Vec<Bound<'_, PyAny>>,
         replacement: String,
@@ -243,7 +246,8 @@ impl Boundary {
                 run_id,
                 rules,
                 max_turn_tokens,
-            }),
+            })
+            .continuing(last_seq, next_turn),
         })
     }
 

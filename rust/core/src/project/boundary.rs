@@ -119,7 +119,9 @@ pub struct Boundary {
     cfg: BoundaryConfig,
     seq: u64,
     turn: u64,
-    /// The last turn that saw runtime activity (`turns` of the result).
+    /// The first turn of this invocation (1, or the next turn of a resumed run).
+    first_turn: u64,
+    /// The last turn that saw runtime activity (0: none yet).
     active_turn: u64,
     assistant: Stream,
     thinking: Stream,
@@ -192,6 +194,7 @@ impl Boundary {
             cfg,
             seq: 0,
             turn: 1,
+            first_turn: 1,
             active_turn: 0,
             assistant,
             thinking,
@@ -206,6 +209,15 @@ impl Boundary {
             broker_ns: 0,
             finished: false,
         }
+    }
+
+    /// Continue an existing run (`--resume`, `--continue`): records follow `last_seq`,
+    /// and the first new turn is `next_turn`.
+    pub fn continuing(mut self, last_seq: u64, next_turn: u64) -> Boundary {
+        self.seq = last_seq;
+        self.turn = next_turn.max(1);
+        self.first_turn = self.turn;
+        self
     }
 
     pub fn version(&self) -> SchemaVersion {
@@ -623,7 +635,12 @@ impl Boundary {
                     );
             }
         }
-        w.uint("turns", self.active_turn);
+        // The turns this invocation ran (a resumed run counts its new turns).
+        let turns = match self.active_turn {
+            0 => 0,
+            t => t + 1 - self.first_turn,
+        };
+        w.uint("turns", turns);
         if self.cfg.version.get() >= 5 {
             let failed = how.failed_runs.unwrap_or(u64::from(outcome == "failed"));
             let mut k = Vec::new();
