@@ -66,7 +66,7 @@ NO_PRICE = "no authoritative price evidence in the runtime trace"
 NO_RUN_END = "the runtime trace ended without run_end"
 BAD_LINE = "the runtime trace has a bad line"
 LIMIT_TEXT = "Stopped at limits.turnTokens ({}). Raise it or split the work."
-REFUSED_TEXT = "Artifact refused: artifact storage is not available yet ({} refused so far)."
+REFUSED_TEXT = "Artifact refused: this boundary keeps no artifact store ({} refused so far)."
 
 Record = tuple[int, int, str, bytes]
 
@@ -341,6 +341,11 @@ class BaselineBoundary:
             dropped = (*head, "data_b64")  # the bytes are never recorded, only their size
             self._write(kind, head | {k: v for k, v in rest.items() if k not in dropped})
         elif kind == "artifact":
+            given = [k for k in ("content_b64", "content_text") if fields.get(k) is not None]
+            if len(given) != 1 or not isinstance(fields[given[0]], str):
+                raise ValueError(
+                    f"line {line_no}: artifact needs exactly one of content_b64 and content_text"
+                )
             self.refused += 1
             text = REFUSED_TEXT.format(self.refused)
             self._write("notice", {"code": "artifact_refused", "text": text})

@@ -14,11 +14,12 @@ import signal
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import ClassVar, Protocol
 
 import orjson
 
-from scrubline._core import Boundary
+from scrubline._core import Boundary, scrub_bytes
+from scrubline.artifacts import MAX_PER_RUN, ArtifactError, ContentStore, address, decode_content
 from scrubline.errors import TraceError
 from scrubline.runtime import Child, Replay, RuntimeFailed
 from scrubline.store import NoStore, Record, Store, new_run_id
@@ -39,6 +40,10 @@ class RunOptions:
     prog: str = "iteron"
     #: ``--resume``/``--continue``: the run to append to (its id), else a fresh run.
     resume: str | None = None
+    #: Where artifact content is stored (None: artifacts are refused, as in a filter).
+    content: ContentStore | None = None
+    #: ``--scrub-artifacts``: scrub content before hashing and storing it.
+    scrub_artifacts: bool = False
 
 
 @dataclass
@@ -97,7 +102,13 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
         max_turn_tokens=opts.max_turn_tokens,
         last_seq=last_seq,
         next_turn=next_turn,
+        artifact_store=opts.content is not None,
         literals=opts.literals,
+    )
+    gate = (
+        Declarations(opts.content, store.artifact_hashes(run_id), opts.scrub_artifacts)
+        if opts.content is not None
+        else None
     )
     admission_ns = 0
     finish: dict = {}
@@ -118,6 +129,10 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
                     for line_no, line in batch:
                         t0 = time.perf_counter_ns()
                         recs, lines = boundary.admit(line, line_no)
+                        if gate is not None and (pending := boundary.take_artifact()):
+                            recs, lines, hash_ = gate.declare(boundary, pending)
+                            if hash_ is not None:
+                                store.add_artifact(run_id, recs[0][0], hash_)
                         if recs:
                             store.append(run_id, recs)
                             records.extend(recs)
@@ -194,6 +209,54 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
         )
         sink.end(recs, lines, result)
     return RunOutcome(run_id, parsed["exit_code"], parsed)
+
+
+class Declarations:
+    """A run's artifact declarations (A2, A3): at most 256 per run, one per content
+    address, each admitted only with a durability witness; every refusal is a notice
+    with the running count of its kind, never a silent drop."""
+
+    REASONS: ClassVar[dict[str, str]] = {
+        "limit": "the run already declared {max} artifacts",
+        "duplicate": "this content address was already declared in this run",
+        "unwitnessed": "its content could not be stored and verified",
+        "invalid": "its content is not valid base64",
+    }
+
+    def __init__(self, content: ContentStore, accepted: set[str], scrub: bool) -> None:
+        self.content = content
+        self.accepted = accepted
+        self.scrub = scrub
+        self.refused = dict.fromkeys(self.REASONS, 0)
+
+    def declare(self, boundary: Boundary, pending) -> tuple[list[Record], bytes, str | None]:
+        b64, text, _fields = pending
+        try:
+            data = decode_content(b64, text)
+        except ArtifactError as e:
+            return (*self._refuse(boundary, "invalid", str(e)), None)
+        if self.scrub:
+            data = scrub_bytes(data)
+        if len(self.accepted) >= MAX_PER_RUN:
+            return (*self._refuse(boundary, "limit", ""), None)
+        hash_ = address(data)
+        if hash_ in self.accepted:
+            return (*self._refuse(boundary, "duplicate", hash_), None)
+        try:
+            witnessed = self.content.put(data)
+        except ArtifactError as e:
+            return (*self._refuse(boundary, "unwitnessed", f"{e.code}: {e}"), None)
+        self.accepted.add(witnessed)
+        recs, lines = boundary.artifact_produced(witnessed)
+        return recs, lines, witnessed
+
+    def _refuse(self, boundary: Boundary, kind: str, detail: str) -> tuple[list[Record], bytes]:
+        self.refused[kind] += 1
+        why = self.REASONS[kind].format(max=MAX_PER_RUN)
+        detail = f" ({detail})" if detail else ""
+        n = self.refused[kind]
+        text = f"Artifact refused: {why}{detail}; {n} refused for this reason so far."
+        return boundary.notice(f"artifact_refused_{kind}", text)
 
 
 def _cancelled(signum: int | None) -> dict:

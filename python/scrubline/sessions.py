@@ -68,6 +68,22 @@ def _position(key: bytes, cursor: str | None, kind: str, query: str) -> int | No
         raise SessionError(e.code, str(e)) from None
 
 
+def _run_walk(
+    store: Store, root: Path, tenant: str, run_id: str, kind: str, cursor: str | None
+) -> tuple[bytes, str, int | None]:
+    """The key, query fingerprint and keyset position of a page over one run's items
+    (``transcript``: events by seq; ``artifacts``: declarations by seq)."""
+    key = load_key(root)
+    if store.run(run_id, tenant) is None:
+        raise not_found(run_id)
+    query = fingerprint(kind, tenant, run_id)
+    position = _position(key, cursor, kind, query)
+    exists = store.has_event if kind == "transcript" else store.has_artifact
+    if position is not None and not exists(run_id, position):
+        raise SessionError("cursor_stale", "the cursor's position no longer exists")
+    return key, query, position
+
+
 def session(row) -> dict:
     return {
         "run_id": row["run_id"],
@@ -121,13 +137,7 @@ def transcript_page(
 ) -> dict:
     """S2: the newest page of a run's published events older than the cursor;
     chronological inside the page; projected to ``version`` from the stored records."""
-    key = load_key(root)
-    if store.run(run_id, tenant) is None:
-        raise not_found(run_id)
-    query = fingerprint("transcript", tenant, run_id)
-    before = _position(key, cursor, "transcript", query)
-    if before is not None and not store.has_event(run_id, before):
-        raise SessionError("cursor_stale", "the cursor's position no longer exists")
+    key, query, before = _run_walk(store, root, tenant, run_id, "transcript", cursor)
     events: list[tuple[int, bytes]] = []
     more = False
     scan = before
@@ -178,6 +188,33 @@ def fork(store: Store, tenant: str, run_id: str, *, version: int) -> dict:
         "child_run_id": child,
         "fork_point": point,
         "status": "created",
+    }
+
+
+def artifact_page(
+    store: Store,
+    root: Path,
+    tenant: str,
+    run_id: str,
+    *,
+    version: int,
+    limit: int,
+    cursor: str | None = None,
+) -> dict:
+    """A5: a run's artifact handles, in declaration order, cursor-paged (keyset seq)."""
+    key, query, after = _run_walk(store, root, tenant, run_id, "artifacts", cursor)
+    rows = store.artifacts_after(run_id, after, limit + 1)
+    more = len(rows) > limit
+    items = []
+    for seq, turn, _kind, body in rows[:limit]:
+        record = orjson.loads(body)
+        items.append({"seq": seq, "turn": turn, **record["artifact"]})
+    return {
+        "type": "artifact_list_page",
+        "schema_version": version,
+        "run_id": run_id,
+        "artifacts": items,
+        "next_cursor": encode(key, "artifacts", query, items[-1]["seq"]) if more else None,
     }
 
 

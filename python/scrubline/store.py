@@ -48,6 +48,12 @@ CREATE TABLE IF NOT EXISTS events (
     body BLOB NOT NULL,
     PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS artifacts (
+    run_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
 """
 
 INDEXES = """
@@ -55,6 +61,7 @@ CREATE UNIQUE INDEX IF NOT EXISTS runs_n ON runs (created_n);
 CREATE INDEX IF NOT EXISTS runs_list ON runs (tenant, created_n DESC);
 CREATE INDEX IF NOT EXISTS runs_list_tag ON runs (tenant, agent_definition_tag, created_n DESC);
 CREATE INDEX IF NOT EXISTS runs_recent ON runs (tenant, updated_at DESC, created_n DESC);
+CREATE INDEX IF NOT EXISTS artifacts_by_hash ON artifacts (hash, run_id);
 """
 
 SESSION_FIELDS = (
@@ -292,13 +299,50 @@ class Store:
                 parent["turns"],
             ),
         )
-        self.db.execute(
-            "INSERT INTO events (run_id, seq, turn, type, body)"
-            " SELECT ?, seq, turn, type, body FROM events WHERE run_id = ? AND seq <= ?",
-            (child_id, parent["run_id"], point),
-        )
+        for table, cols in (("events", "seq, turn, type, body"), ("artifacts", "seq, hash")):
+            self.db.execute(
+                f"INSERT INTO {table} (run_id, {cols}) SELECT ?, {cols} FROM {table}"
+                " WHERE run_id = ? AND seq <= ?",
+                (child_id, parent["run_id"], point),
+            )
         self.commit()
         return point
+
+    # -- artifacts (A1-A5) -------------------------------------------------------------
+
+    def add_artifact(self, run_id: str, seq: int, hash_: str) -> None:
+        """Index a declared artifact; in the batch of its ``artifact_produced`` record."""
+        self._begin()
+        self.db.execute(
+            "INSERT INTO artifacts (run_id, seq, hash) VALUES (?, ?, ?)", (run_id, seq, hash_)
+        )
+
+    def artifact_hashes(self, run_id: str) -> set[str]:
+        rows = self.db.execute("SELECT hash FROM artifacts WHERE run_id = ?", (run_id,))
+        return {h for (h,) in rows}
+
+    def artifacts_after(self, run_id: str, after: int | None, limit: int) -> list[Record]:
+        """The ``artifact_produced`` records of a run after seq ``after``, oldest first."""
+        return self.db.execute(
+            "SELECT e.seq, e.turn, e.type, e.body FROM artifacts a JOIN events e"
+            " ON e.run_id = a.run_id AND e.seq = a.seq WHERE a.run_id = ? AND a.seq > ?"
+            " ORDER BY a.seq LIMIT ?",
+            (run_id, after or 0, limit),
+        ).fetchall()
+
+    def has_artifact(self, run_id: str, seq: int) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM artifacts WHERE run_id = ? AND seq = ?", (run_id, seq)
+        ).fetchone()
+        return row is not None
+
+    def tenant_has_artifact(self, tenant: str, hash_: str) -> bool:
+        row = self.db.execute(
+            "SELECT 1 FROM artifacts a JOIN runs r ON r.run_id = a.run_id"
+            " WHERE a.hash = ? AND r.tenant = ? LIMIT 1",
+            (hash_, tenant),
+        ).fetchone()
+        return row is not None
 
     def _rows(self, sql: str, args: list[object]) -> list[sqlite3.Row]:
         self.db.row_factory = sqlite3.Row
@@ -322,3 +366,6 @@ class NoStore:
 
     def finish_run(self, run_id: str, **_: object) -> int:
         return 0
+
+    def add_artifact(self, run_id: str, seq: int, hash_: str) -> None:
+        pass

@@ -5,6 +5,8 @@
     iteron --sessions [--session-limit N] [--session-cursor C] [--agent-definition-tag T]
     iteron --transcript RUN_ID [--transcript-cursor C] [--transcript-limit N]
     iteron --fork RUN_ID
+    iteron --artifacts RUN_ID [--artifacts-cursor C] [--artifacts-limit N]
+    iteron --artifact-open HASH          (the content on stdout, its hash re-verified)
     iteron --machine-contract
 
 Selectors are validated before anything touches the store (O3): a bad one is exit 64,
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from typing import BinaryIO, NoReturn
 
@@ -25,6 +28,7 @@ import orjson
 
 from scrubline import config, sessions
 from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS
+from scrubline.artifacts import ArtifactError, ContentStore
 from scrubline.errors import ConfigError
 from scrubline.render import TextSink
 from scrubline.run import RunOptions, execute
@@ -94,6 +98,10 @@ def parser() -> _Parser:
     ops.add_argument("--transcript-cursor", default=None, metavar="TOKEN")
     ops.add_argument("--transcript-limit", default=None, help="events per page, 1-1000 (100)")
     ops.add_argument("--fork", default=None, metavar="RUN_ID")
+    ops.add_argument("--artifacts", default=None, metavar="RUN_ID", help="a run's artifacts")
+    ops.add_argument("--artifacts-cursor", default=None, metavar="TOKEN")
+    ops.add_argument("--artifacts-limit", default=None, help="artifacts per page, 1-1000 (100)")
+    ops.add_argument("--artifact-open", default=None, metavar="HASH", help="write its content")
     ops.add_argument("--agent-definition-tag", dest="top_tag", default=None, metavar="TAG")
     ops.add_argument("--tenant", dest="top_tenant", default=None)
     ops.add_argument("--output-schema-version", dest="top_version", default=None)
@@ -115,6 +123,11 @@ def parser() -> _Parser:
         "--continue", dest="cont", action="store_true", help="append to the latest run"
     )
     run.add_argument("--agent-definition-tag", default=None, metavar="TAG")
+    run.add_argument(
+        "--scrub-artifacts",
+        action="store_true",
+        help="scrub artifact content before hashing and storing it (default: as produced)",
+    )
     run.add_argument(
         "--literal-env",
         action="append",
@@ -165,6 +178,9 @@ class Rejected(Exception):
 
 
 def main(argv: list[str] | None = None) -> int:
+    # A closed pipe (`iteron run | head`) ends us quietly, like any filter; every line
+    # already written was durable first.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         return _main(argv)
     except (UsageError, ConfigError) as e:
@@ -202,7 +218,8 @@ def tenant_of(explicit: str | None, version: int, machine: bool) -> str:
 def session_op(args: argparse.Namespace) -> int:
     """--sessions, --transcript, --fork: exactly one, one typed object on stdout."""
     chosen = [n for n, v in (("--sessions", args.sessions), ("--transcript", args.transcript),
-                             ("--fork", args.fork)) if v]  # fmt: skip
+                             ("--fork", args.fork), ("--artifacts", args.artifacts),
+                             ("--artifact-open", args.artifact_open)) if v]  # fmt: skip
     if len(chosen) > 1:
         raise UsageError(f"{' and '.join(chosen)} exclude each other")
     version = schema_version("json", args.top_version)
@@ -210,10 +227,13 @@ def session_op(args: argparse.Namespace) -> int:
         raise UsageError("--session-cursor goes with --sessions")
     if (args.transcript_cursor or args.transcript_limit) and not args.transcript:
         raise UsageError("--transcript-cursor and --transcript-limit go with --transcript")
+    if (args.artifacts_cursor or args.artifacts_limit) and not args.artifacts:
+        raise UsageError("--artifacts-cursor and --artifacts-limit go with --artifacts")
     if args.top_tag is not None and not args.sessions:
         raise UsageError("--agent-definition-tag filters --sessions (or tags `iteron run`)")
     limit = bounded(args.session_limit, "--session-limit", sessions.SESSION_LIMIT)
     tlimit = bounded(args.transcript_limit, "--transcript-limit", sessions.TRANSCRIPT_LIMIT)
+    alimit = bounded(args.artifacts_limit, "--artifacts-limit", sessions.TRANSCRIPT_LIMIT)
     tenant = tenant_of(args.top_tenant, version, True)
     root = home()
     store = Store.open(root)
@@ -229,6 +249,13 @@ def session_op(args: argparse.Namespace) -> int:
                 store, root, tenant, args.transcript, version=version, limit=tlimit,
                 cursor=args.transcript_cursor,
             )  # fmt: skip
+        elif args.artifacts:
+            obj = sessions.artifact_page(
+                store, root, tenant, args.artifacts, version=version, limit=alimit,
+                cursor=args.artifacts_cursor,
+            )  # fmt: skip
+        elif args.artifact_open:
+            return open_artifact(store, root, tenant, args.artifact_open)
         else:
             obj = sessions.fork(store, tenant, args.fork, version=version)
     except SessionError as e:
@@ -242,15 +269,18 @@ def session_op(args: argparse.Namespace) -> int:
 def _main(argv: list[str] | None) -> int:
     args = parser().parse_args(argv)
     if args.machine_contract:
-        if args.command or args.sessions or args.transcript or args.fork:
+        if args.command or args.sessions or args.transcript or args.fork or args.artifacts:
             raise UsageError("--machine-contract takes no command")
         sys.stdout.buffer.write(orjson.dumps(machine_contract()) + b"\n")
         return 0
-    if args.command is None and (args.sessions or args.transcript or args.fork):
+    if args.command is None and (
+        args.sessions or args.transcript or args.fork or args.artifacts or args.artifact_open
+    ):
         return session_op(args)
     if args.command != "run":
         raise UsageError("a command is required: run, --sessions, --transcript, --fork")
-    if any((args.sessions, args.transcript, args.fork, args.session_limit, args.session_cursor,
+    if any((args.sessions, args.transcript, args.fork, args.artifacts, args.artifact_open,
+            args.session_limit, args.session_cursor,
             args.transcript_cursor, args.top_tag, args.top_tenant, args.top_version)):  # fmt: skip
         raise UsageError("session options go before no command; `run` takes its own options")
     version = schema_version(args.output_format, args.output_schema_version)
@@ -285,6 +315,8 @@ def _main(argv: list[str] | None) -> int:
         tag=tag,
         max_turn_tokens=limit,
         literals=env_literals(args.literal_env),
+        content=ContentStore(home()),
+        scrub_artifacts=args.scrub_artifacts,
     )
     out = sys.stdout.buffer
     if args.output_format == "stream-json":
@@ -303,6 +335,27 @@ def _main(argv: list[str] | None) -> int:
         return execute(opts, store, sink).exit_code
     finally:
         store.close()
+
+
+def open_artifact(store: Store, root, tenant: str, hash_: str) -> int:
+    """A5: the content on stdout after re-verifying its address; nothing on stdout when
+    it is unknown to the tenant or does not verify (exit 65, one stderr line)."""
+    content = ContentStore(root)
+    try:
+        content.path(hash_)
+    except ArtifactError as e:
+        raise UsageError(str(e)) from None
+    if not store.tenant_has_artifact(tenant, hash_):
+        print(f"iteron: not_found: artifact {hash_!r} not found", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        data = content.verify(hash_)
+    except ArtifactError as e:
+        print(f"iteron: artifact_{e.code}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+    return 0
 
 
 def resumable(store: Store, tenant: str, run_id: str | None, tag: str | None) -> str:

@@ -98,6 +98,9 @@ fn e6_golden_fixtures_every_version() {
         let Some(case) = name.strip_suffix(".trace.jsonl") else {
             continue;
         };
+        if opts[case]["store"] == true {
+            continue; // needs an artifact store: tests/test_iteron.py checks it
+        }
         cases += 1;
         let max = opts[case]["max_turn_tokens"].as_u64();
         let trace = std::fs::read(&path).unwrap();
@@ -197,6 +200,42 @@ fn r5_thinking_never_in_the_answer_and_unknown_types_are_kept_unpublished() {
             .any(|r| r.windows(12).any(|w| w == b"future_thing")));
         assert!(ls.iter().all(|l| l["schema_version"] == v as u64));
     }
+}
+
+#[test]
+fn a3_without_a_store_an_artifact_is_refused_and_counted() {
+    let trace = br#"{"type":"artifact","schema":"report","path":"a.md","content_text":"x"}
+{"type":"artifact","schema":"report","path":"b.md","content_b64":"eA=="}
+{"type":"artifact_produced","artifact":{"hash":"sha256:00"}}
+{"type":"run_end","outcome":"done"}"#;
+    for v in SchemaVersion::SUPPORTED {
+        let (out, records) = run(trace, v, None);
+        let ls = lines(&out);
+        let notices: Vec<&str> = ls
+            .iter()
+            .filter(|l| l["type"] == "notice")
+            .map(|l| l["text"].as_str().unwrap())
+            .collect();
+        assert_eq!(notices.len(), 2);
+        assert!(
+            notices[1].ends_with("(2 refused so far)."),
+            "{}",
+            notices[1]
+        );
+        assert!(ls.iter().all(|l| l["type"] != "artifact_produced"));
+        // The forged handle is kept, as `untrusted`, and published as nothing.
+        assert!(records
+            .iter()
+            .any(|r| String::from_utf8_lossy(r).contains(r#""type":"untrusted""#)));
+    }
+    let mut b = boundary(8, None);
+    let err = b
+        .admit(
+            br#"{"type":"artifact","content_text":"x","content_b64":"eA=="}"#,
+            1,
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("exactly one of"), "{err}");
 }
 
 #[test]

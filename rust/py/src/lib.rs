@@ -221,12 +221,14 @@ fn records<'py>(py: Python<'py>, recs: Vec<Record>) -> Records<'py> {
 #[pyclass(module = "scrubline._core")]
 struct Boundary {
     inner: scrubline_core::Boundary,
+    /// The declaration handed out by `take_artifact`, waiting for its witness.
+    artifact: Option<scrubline_core::project::PendingArtifact>,
 }
 
 #[pymethods]
 impl Boundary {
     #[new]
-    #[pyo3(signature = (*, version, run_id, max_turn_tokens = None, last_seq = 0, next_turn = 1, literals = Vec::new(), rules = Vec::new(), replacement = DEFAULT_REPLACEMENT.to_string()))]
+    #[pyo3(signature = (*, version, run_id, max_turn_tokens = None, last_seq = 0, next_turn = 1, artifact_store = false, literals = Vec::new(), rules = Vec::new(), replacement = DEFAULT_REPLACEMENT.to_string()))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         version: i64,
@@ -234,20 +236,26 @@ impl Boundary {
         max_turn_tokens: Option<u64>,
         last_seq: u64,
         next_turn: u64,
+        artifact_store: bool,
         literals: Vec<Bound<'_, PyAny>>,
         rules: Vec<Bound<'_, PyAny>>,
         replacement: String,
     ) -> PyResult<Self> {
         let version = SchemaVersion::new(version).map_err(to_py)?;
         let rules = rule_set(&literals, &rules, &replacement)?;
+        let mut inner = scrubline_core::Boundary::new(BoundaryConfig {
+            version,
+            run_id,
+            rules,
+            max_turn_tokens,
+        })
+        .continuing(last_seq, next_turn);
+        if artifact_store {
+            inner = inner.with_artifact_store();
+        }
         Ok(Boundary {
-            inner: scrubline_core::Boundary::new(BoundaryConfig {
-                version,
-                run_id,
-                rules,
-                max_turn_tokens,
-            })
-            .continuing(last_seq, next_turn),
+            inner,
+            artifact: None,
         })
     }
 
@@ -294,6 +302,55 @@ impl Boundary {
             PyBytes::new(py, &step.out),
             PyBytes::new(py, &result),
         )
+    }
+
+    /// The artifact declaration admitted last, if any: `(content_b64, content_text,
+    /// fields)` with `fields` the JSON of its scrubbed schema, producer, effect_id and
+    /// locator. It waits for `artifact_produced` or `notice`.
+    fn take_artifact<'py>(
+        &mut self,
+        py: Python<'py>,
+    ) -> Option<(Option<String>, Option<String>, Bound<'py, PyBytes>)> {
+        let a = self.inner.take_artifact()?;
+        let fields = serde_json::json!({
+            "schema": a.schema,
+            "producer": a.producer,
+            "effect_id": a.effect_id,
+            "locator": a.locator,
+        });
+        let out = (
+            a.content_b64.clone(),
+            a.content_text.clone(),
+            PyBytes::new(py, fields.to_string().as_bytes()),
+        );
+        self.artifact = Some(a);
+        Some(out)
+    }
+
+    /// Record and publish the handle of the taken artifact, stored under `hash`.
+    fn artifact_produced<'py>(
+        &mut self,
+        py: Python<'py>,
+        hash: &str,
+    ) -> PyResult<(Records<'py>, Bound<'py, PyBytes>)> {
+        let a = self
+            .artifact
+            .take()
+            .ok_or_else(|| PyTypeError::new_err("no artifact is waiting for a witness"))?;
+        let step = self.inner.artifact_produced(hash, &a);
+        Ok((records(py, step.records), PyBytes::new(py, &step.out)))
+    }
+
+    /// Record and publish an engine notice (scrubbed); drops a waiting artifact.
+    fn notice<'py>(
+        &mut self,
+        py: Python<'py>,
+        code: &str,
+        text: &str,
+    ) -> (Records<'py>, Bound<'py, PyBytes>) {
+        self.artifact = None;
+        let step = self.inner.notice(code, text);
+        (records(py, step.records), PyBytes::new(py, &step.out))
     }
 
     #[getter]

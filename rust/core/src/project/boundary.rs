@@ -136,6 +136,23 @@ pub struct Boundary {
     limit: Option<u64>,
     broker_ns: u128,
     finished: bool,
+    /// The caller stores artifacts: a declaration waits in `pending` for its witness.
+    artifact_store: bool,
+    pending: Option<PendingArtifact>,
+}
+
+/// An `artifact` declaration waiting for its durability witness (A2): the caller stores
+/// the content, verifies its address, then calls [`Boundary::artifact_produced`] — or
+/// refuses it with [`Boundary::notice`]. Text fields are already scrubbed (A4).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingArtifact {
+    pub content_b64: Option<String>,
+    pub content_text: Option<String>,
+    pub schema: Value,
+    pub producer: Value,
+    pub effect_id: Value,
+    /// The declaration's `path`, scrubbed.
+    pub locator: Value,
 }
 
 fn bad(line: u64, reason: impl Into<String>) -> Error {
@@ -208,7 +225,47 @@ impl Boundary {
             limit: None,
             broker_ns: 0,
             finished: false,
+            artifact_store: false,
+            pending: None,
         }
+    }
+
+    /// The caller keeps an artifact store: `artifact` declarations are handed over by
+    /// [`Boundary::take_artifact`] instead of being refused.
+    pub fn with_artifact_store(mut self) -> Boundary {
+        self.artifact_store = true;
+        self
+    }
+
+    /// The declaration admitted last, if it waits for a witness.
+    pub fn take_artifact(&mut self) -> Option<PendingArtifact> {
+        self.pending.take()
+    }
+
+    /// Record and publish the handle of an artifact whose content is stored and verified
+    /// under `hash` (`sha256:<hex>`, never redacted, A4).
+    pub fn artifact_produced(&mut self, hash: &str, a: &PendingArtifact) -> Step {
+        let mut step = Step::default();
+        let mut provenance = Map::new();
+        provenance.insert("effect_id".into(), a.effect_id.clone());
+        let mut handle = Map::new();
+        handle.insert("hash".into(), Value::String(hash.to_string()));
+        handle.insert("schema".into(), a.schema.clone());
+        handle.insert("producer".into(), a.producer.clone());
+        handle.insert("provenance".into(), Value::Object(provenance));
+        handle.insert("locator".into(), a.locator.clone());
+        let mut obj = Map::new();
+        obj.insert("artifact".into(), Value::Object(handle));
+        self.emit("artifact_produced", obj, &mut step);
+        step
+    }
+
+    /// Record and publish an engine notice (its text scrubbed like any other).
+    pub fn notice(&mut self, code: &str, text: &str) -> Step {
+        let mut step = Step::default();
+        let scrubbed = scrub(&self.cfg.rules, text.as_bytes());
+        self.emit_notice(code, &String::from_utf8_lossy(&scrubbed), &mut step);
+        step
     }
 
     /// Continue an existing run (`--resume`, `--continue`): records follow `last_seq`,
@@ -371,13 +428,39 @@ impl Boundary {
                 self.turn += 1;
             }
             "artifact" => {
-                // Artifact storage is not built yet: refuse, count, say so (A2, A3).
-                self.artifacts_refused += 1;
-                let text = format!(
-                    "Artifact refused: artifact storage is not available yet ({} refused so far).",
-                    self.artifacts_refused
-                );
-                self.emit_notice("artifact_refused", &text, &mut step);
+                let content = |k: &str| match obj.get(k) {
+                    None | Some(Value::Null) => Ok(None),
+                    Some(Value::String(s)) => Ok(Some(s.clone())),
+                    Some(_) => Err(bad(n, format!("artifact.{k} must be a string"))),
+                };
+                let (b64, text) = (content("content_b64")?, content("content_text")?);
+                if b64.is_some() == text.is_some() {
+                    return Err(bad(
+                        n,
+                        "artifact needs exactly one of content_b64 and content_text",
+                    ));
+                }
+                scrub_fields(&rules, &mut obj);
+                if !self.artifact_store {
+                    // No store to witness the content (A2): refuse, count, say so (A3).
+                    self.artifacts_refused += 1;
+                    let text = format!(
+                        "Artifact refused: this boundary keeps no artifact store \
+                         ({} refused so far).",
+                        self.artifacts_refused
+                    );
+                    self.emit_notice("artifact_refused", &text, &mut step);
+                } else {
+                    let field = |k: &str| obj.get(k).cloned().unwrap_or(Value::Null);
+                    self.pending = Some(PendingArtifact {
+                        content_b64: b64,
+                        content_text: text,
+                        schema: field("schema"),
+                        producer: field("producer"),
+                        effect_id: field("effect_id"),
+                        locator: field("path"),
+                    });
+                }
             }
             "cost" => {
                 scrub_fields(&rules, &mut obj);

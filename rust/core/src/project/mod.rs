@@ -5,5 +5,7 @@
 mod boundary;
 mod version;
 
-pub use boundary::{Boundary, BoundaryConfig, Finish, Record, Step, MAX_LINE, TOOL_OUTPUT_MAX};
+pub use boundary::{
+    Boundary, BoundaryConfig, Finish, PendingArtifact, Record, Step, MAX_LINE, TOOL_OUTPUT_MAX,
+};
 pub use version::{project, SchemaVersion};
