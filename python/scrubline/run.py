@@ -13,6 +13,7 @@ import contextlib
 import signal
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import ClassVar, Protocol
 
@@ -44,6 +45,9 @@ class RunOptions:
     content: ContentStore | None = None
     #: ``--scrub-artifacts``: scrub content before hashing and storing it.
     scrub_artifacts: bool = False
+    #: Sees every admitted batch of records and may answer with engine records of its
+    #: own (titah's permission decisions): ``(records, lines)`` or None.
+    observe: Callable[[Boundary, list[Record]], tuple[list[Record], bytes] | None] | None = None
 
 
 @dataclass
@@ -133,6 +137,11 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
                             recs, lines, hash_ = gate.declare(boundary, pending)
                             if hash_ is not None:
                                 store.add_artifact(run_id, recs[0][0], hash_)
+                        if recs and opts.observe is not None:
+                            extra = opts.observe(boundary, recs)
+                            if extra is not None:
+                                recs = [*recs, *extra[0]]
+                                lines += extra[1]
                         if recs:
                             store.append(run_id, recs)
                             records.extend(recs)

@@ -8,6 +8,7 @@ flag so a signal ends a run promptly even while the runtime is silent.
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import shlex
@@ -91,21 +92,31 @@ class Child:
     """A runtime process (``--runtime-cmd``): trace on its stdout, submissions on its
     stdin, its stderr passed through to ours (diagnostics)."""
 
-    def __init__(self, cmd: str, timeout: float | None) -> None:
+    def __init__(self, cmd: str, timeout: float | None, prompt: str | None = None) -> None:
         self.cmd = cmd
         self.timeout = timeout
+        self.prompt = prompt
         self.label = cmd
         self.proc: subprocess.Popen[bytes] | None = None
 
-    def start(self, prompt_env: dict[str, str] | None = None) -> None:
-        env = dict(os.environ, **(prompt_env or {}))
-        self.proc = subprocess.Popen(
-            shlex.split(self.cmd),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            env=env,
-            start_new_session=True,
-        )
+    def start(self) -> None:
+        """Start the runtime. The prompt reaches it twice: as ``SCRUBLINE_PROMPT`` in its
+        environment and as the first submission on its stdin, ``{"type":"prompt",…}``."""
+        env = dict(os.environ)
+        if self.prompt is not None:
+            env["SCRUBLINE_PROMPT"] = self.prompt
+        try:
+            self.proc = subprocess.Popen(
+                shlex.split(self.cmd),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=env,
+                start_new_session=True,
+            )
+        except OSError as e:
+            raise RuntimeFailed("runtime_failed", f"cannot start the runtime: {e}") from None
+        if self.prompt is not None:
+            self.submit(json.dumps({"type": "prompt", "text": self.prompt}).encode())
 
     def submit(self, line: bytes) -> None:
         """Write one submission line to the runtime's stdin (best effort: it may be gone)."""

@@ -22,35 +22,24 @@ import argparse
 import os
 import signal
 import sys
-from typing import BinaryIO, NoReturn
+from typing import BinaryIO
 
 import orjson
 
 from scrubline import config, sessions
 from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS
 from scrubline.artifacts import ArtifactError, ContentStore
+from scrubline.cli.argv import EXIT_USAGE, FORMATS, Parser, UsageError, add_source, source
 from scrubline.errors import ConfigError
 from scrubline.render import TextSink
 from scrubline.run import RunOptions, execute
-from scrubline.runtime import Child, Replay
 from scrubline.scrubber import env_literals
 from scrubline.sessions import SessionError
 from scrubline.store import Record, Store, home
 
-EXIT_USAGE = 64
 EXIT_BAD_INPUT = 65
 #: The resident App Server protocol (not a CLI stream version, O5).
 RESIDENT_PROTOCOL_VERSION = 7
-FORMATS = ("text", "json", "stream-json")
-
-
-class UsageError(Exception):
-    pass
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(message)
 
 
 class StreamSink:
@@ -83,8 +72,8 @@ class JsonSink:
         self.out.flush()
 
 
-def parser() -> _Parser:
-    p = _Parser(prog="iteron", description="One-shot agent runs with versioned JSON output.")
+def parser() -> Parser:
+    p = Parser(prog="iteron", description="One-shot agent runs with versioned JSON output.")
     p.add_argument(
         "--machine-contract",
         action="store_true",
@@ -105,15 +94,12 @@ def parser() -> _Parser:
     ops.add_argument("--agent-definition-tag", dest="top_tag", default=None, metavar="TAG")
     ops.add_argument("--tenant", dest="top_tenant", default=None)
     ops.add_argument("--output-schema-version", dest="top_version", default=None)
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", parser_class=Parser)
     run = sub.add_parser("run", help="run one task and write its output")
     run.add_argument("prompt", nargs="?", default=None, help="the task (passed to the runtime)")
     run.add_argument("--output-format", default="text", help="text (default), json, stream-json")
     run.add_argument("--output-schema-version", default=None, help="4, 5, 6 or 8 (default 8)")
-    src = run.add_mutually_exclusive_group()
-    src.add_argument("--replay", metavar="FILE", help="a recorded runtime trace ('-' = stdin)")
-    src.add_argument("--runtime-cmd", metavar="CMD", help="a runtime process writing a trace")
-    run.add_argument("--timeout", type=float, default=None, help="seconds for --runtime-cmd")
+    add_source(run)
     run.add_argument("--max-turn-tokens", type=int, default=None, help="limits.turnTokens")
     run.add_argument("--config", default=None, help="TOML config (default ./iteron.toml)")
     run.add_argument("--tenant", default=None, help="tenant (default $ITERON_TENANT or default)")
@@ -289,18 +275,7 @@ def _main(argv: list[str] | None) -> int:
     limit = args.max_turn_tokens if args.max_turn_tokens is not None else config.turn_tokens(cfg)
     if limit is not None and limit < 1:
         raise UsageError("--max-turn-tokens must be a positive integer")
-    if args.timeout is not None and args.timeout <= 0:
-        raise UsageError("--timeout must be a positive number of seconds")
-    if args.replay == "-":
-        source: Replay | Child = Replay(stream=sys.stdin.buffer)
-    elif args.replay:
-        if not os.path.isfile(args.replay):
-            raise UsageError(f"--replay {args.replay}: no such file")
-        source = Replay(args.replay)
-    elif args.runtime_cmd:
-        source = Child(args.runtime_cmd, args.timeout)
-    else:
-        source = Replay.demo()
+    src = source(args, args.prompt)
     tenant = tenant_of(args.tenant, version, machine)
     tag = args.agent_definition_tag
     if tag is not None:
@@ -309,7 +284,7 @@ def _main(argv: list[str] | None) -> int:
         except SessionError as e:
             raise Rejected(e, version, machine) from None
     opts = RunOptions(
-        source=source,
+        source=src,
         version=version,
         tenant=tenant,
         tag=tag,
