@@ -60,8 +60,25 @@ bench: build-dev ## criterion (Rust) and pytest-benchmark (Python); see docs/ben
 bench-compare: build-dev $(BENCH_STAMP) ## scrubline beside re, detect-secrets, hyperscan; writes docs/benchmarks-compare.{md,png}
 	$(PY) benches/compare.py --md docs/benchmarks-compare.md --png docs/benchmarks-compare.png
 
+# cargo fuzz (nightly, libFuzzer): each target for FUZZ_SECONDS. New inputs go to
+# fuzz/work/<target> (ignored), seeded from the committed fuzz/corpus/<target>; crashes
+# to fuzz/artifacts/<target>. project_events (structured, via `arbitrary`) starts at full length
+# (-len_control=0): short inputs are only a few events. See docs/reliability.md.
+FUZZ_SECONDS ?= 60
+FUZZ_MAX_LEN ?= 8192
+FUZZ_TARGETS := scrub_chunks project_lines project_events
+fuzz: ## run each cargo-fuzz target for FUZZ_SECONDS (default 60; nightly + cargo-fuzz)
+	@rc=0; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p fuzz/work/$$t fuzz/corpus/$$t; \
+	  echo "== fuzz $$t for $(FUZZ_SECONDS)s"; \
+	  extra=; [ $$t = project_events ] && extra=-len_control=0; \
+	  cargo +nightly fuzz run $$t fuzz/work/$$t fuzz/corpus/$$t -- \
+	    -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) -timeout=10 -print_final_stats=1 $$extra \
+	    || rc=1; \
+	done; exit $$rc
+
 clean: ## remove build products and the venv
 	cargo clean
 	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks .iteron
 
-.PHONY: help venv install build-dev demo test-rust test-python test lint fmt bench bench-compare clean
+.PHONY: help venv install build-dev demo test-rust test-python test lint fmt bench bench-compare fuzz clean

@@ -15,6 +15,8 @@ use crate::Error;
 
 /// A trace line is at most this many bytes (its newline excluded).
 pub const MAX_LINE: usize = 8 << 20;
+/// A trace error's message keeps at most this many bytes.
+const ERROR_MAX: usize = 300;
 /// Record types only the engine may write.
 const ENGINE_ONLY: [&str; 1] = ["artifact_produced"];
 /// `tool_end.output` keeps at most this many bytes of the call's scrubbed output.
@@ -295,7 +297,19 @@ impl Boundary {
     /// Admit one trace line (`line_no` is 1-based, for errors). Blank lines are skipped.
     pub fn admit(&mut self, line: &[u8], line_no: u64) -> Result<Step, Error> {
         let t0 = Instant::now();
-        let r = self.admit_inner(line, line_no);
+        let r = self.admit_inner(line, line_no).map_err(|e| match e {
+            // A message may quote the trace: it is bounded and scrubbed like any text
+            // that leaves the boundary (D1), stderr included.
+            Error::Trace { line, reason } => Error::Trace {
+                line,
+                reason: String::from_utf8_lossy(&scrub(
+                    &self.cfg.rules,
+                    bounded(&reason, ERROR_MAX).as_bytes(),
+                ))
+                .into_owned(),
+            },
+            other => other,
+        });
         self.broker_ns += t0.elapsed().as_nanos();
         r
     }
@@ -338,9 +352,9 @@ impl Boundary {
         for k in ["type", "seq", "turn", "run_id"] {
             obj.shift_remove(k);
         }
-        if !matches!(ty.as_str(), "run_start" | "cost" | "run_end") {
-            self.active_turn = self.turn;
-        }
+        // A turn counts once one of its events was admitted (a bad line adds nothing).
+        let event_turn =
+            (!matches!(ty.as_str(), "run_start" | "cost" | "run_end")).then_some(self.turn);
         let rules = Arc::clone(&self.cfg.rules);
         match ty.as_str() {
             "assistant_delta" | "thinking_delta" => {
@@ -474,7 +488,7 @@ impl Boundary {
             }
             "run_end" => {
                 scrub_fields(&rules, &mut obj);
-                self.end_all_streams(&mut step);
+                // Validate before the streams end: an error must leave no record behind.
                 let outcome = match obj.get("outcome") {
                     Some(Value::String(o))
                         if matches!(o.as_str(), "done" | "drained" | "failed" | "cancelled") =>
@@ -491,6 +505,7 @@ impl Boundary {
                     }
                     None => return Err(bad(n, "run_end has no outcome")),
                 };
+                self.end_all_streams(&mut step);
                 let reason = obj.get("reason").cloned().unwrap_or(Value::Null);
                 let error = obj.get("error").cloned().unwrap_or(Value::Null);
                 self.end = Some((outcome, reason, error));
@@ -500,6 +515,9 @@ impl Boundary {
                 scrub_fields(&rules, &mut obj);
                 self.emit(&ty, obj, &mut step);
             }
+        }
+        if let Some(turn) = event_turn {
+            self.active_turn = turn;
         }
         Ok(step)
     }

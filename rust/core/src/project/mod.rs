@@ -8,4 +8,4 @@ mod version;
 pub use boundary::{
     Boundary, BoundaryConfig, Finish, PendingArtifact, Record, Step, MAX_LINE, TOOL_OUTPUT_MAX,
 };
-pub use version::{project, SchemaVersion};
+pub use version::{project, SchemaVersion, COMPONENTS, WORKFLOW};

@@ -243,7 +243,8 @@ pub(crate) fn project_into(rec: &Map<String, Value>, v: SchemaVersion, out: &mut
     out.push(b'\n');
 }
 
-pub(crate) const WORKFLOW: [&str; 7] = [
+/// The seven workflow event types (E1), published as recorded.
+pub const WORKFLOW: [&str; 7] = [
     "workflow_start",
     "workflow_plan",
     "workflow_phase",
@@ -254,7 +255,7 @@ pub(crate) const WORKFLOW: [&str; 7] = [
 ];
 
 /// The nine context components of E4, in their published order.
-pub(crate) const COMPONENTS: [&str; 9] = [
+pub const COMPONENTS: [&str; 9] = [
     "stable_prefix_tokens",
     "instruction_tokens",
     "task_context_tokens",
