@@ -180,6 +180,38 @@ fn scrub_value(rules: &Arc<RuleSet>, v: &mut Value) {
     }
 }
 
+/// Numbers are kept exactly as the trace wrote them, so each must be one every consumer
+/// reads back exactly: an integer within the 64-bit range, or a finite double.
+fn portable_numbers(v: &Value) -> Result<(), String> {
+    match v {
+        Value::Number(num) => {
+            let text = num.to_string();
+            let integer = !text.contains(['.', 'e', 'E']);
+            let fits = if integer {
+                num.as_i64().is_some() || num.as_u64().is_some()
+            } else {
+                num.as_f64().is_some_and(f64::is_finite)
+            };
+            if fits {
+                Ok(())
+            } else if integer {
+                Err(format!(
+                    "the integer {} is outside the 64-bit range",
+                    bounded(&text, 40)
+                ))
+            } else {
+                Err(format!(
+                    "the number {} is not a finite double",
+                    bounded(&text, 40)
+                ))
+            }
+        }
+        Value::Array(items) => items.iter().try_for_each(portable_numbers),
+        Value::Object(m) => m.values().try_for_each(portable_numbers),
+        _ => Ok(()),
+    }
+}
+
 fn text_field(obj: &Map<String, Value>, line: u64, ty: &str, k: &str) -> Result<String, Error> {
     match obj.get(k) {
         None | Some(Value::Null) => Ok(String::new()),
@@ -336,6 +368,9 @@ impl Boundary {
         let Value::Object(mut obj) = value else {
             return Err(bad(n, "not a JSON object"));
         };
+        for v in obj.values() {
+            portable_numbers(v).map_err(|why| bad(n, why))?;
+        }
         let ty = match obj.get("type") {
             // Only the engine writes these record types (a handle needs a durability
             // witness, A2): a trace that sends one is kept, under another type, and
