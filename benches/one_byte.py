@@ -11,7 +11,6 @@ import argparse
 import time
 
 from corpus import corpus
-
 from scrubline import Scrubber, scrub
 
 
