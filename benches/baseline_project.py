@@ -312,7 +312,7 @@ class BaselineBoundary:
                 tool.gather(released)
             else:
                 released = self.streams[kind].feed(text)
-            fields = scrub_value(fields)
+            fields = scrub_value({k: v for k, v in fields.items() if k != "text"})
             fields["text"] = released
             self._write(kind, fields)
         elif kind == "tool_end":

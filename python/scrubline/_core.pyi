@@ -74,6 +74,7 @@ class Boundary:
         max_turn_tokens: int | None = None,
         last_seq: int = 0,
         next_turn: int = 1,
+        artifact_store: bool = False,
         literals: Sequence[str | bytes] = (),
         rules: Sequence[Mapping[str, object]] = (),
         replacement: str = "[REDACTED:{rule}]",
@@ -81,6 +82,21 @@ class Boundary:
     def admit(self, line: bytes, line_no: int) -> tuple[list[StoredRecord], bytes]:
         """Admit one trace line: the records to store, then the published JSONL lines.
         A bad line raises ``TraceError`` (with ``.line``) and changes nothing."""
+    def admit_batch(
+        self, lines: list[bytes], first_line_no: int, *, records: bool = True
+    ) -> tuple[int, list[StoredRecord], bytes, tuple[int, str] | None]:
+        """Admit consecutive lines in one call: ``(consumed, records, lines, error)``. It
+        stops after a line that ends the run or leaves an artifact waiting
+        (``take_artifact``), or at a bad line: ``error`` is ``(line_no, message)`` and
+        that line is not consumed. ``records=False`` skips building the records."""
+    def take_artifact(self) -> tuple[str | None, str | None, bytes] | None:
+        """The artifact declaration admitted last, if it waits for a witness:
+        ``(content_b64, content_text, fields_json)``; then ``artifact_produced`` or
+        ``notice``."""
+    def artifact_produced(self, hash: str) -> tuple[list[StoredRecord], bytes]:
+        """Record and publish the handle of the taken artifact, stored under ``hash``."""
+    def notice(self, code: str, text: str) -> tuple[list[StoredRecord], bytes]:
+        """Record and publish an engine notice (its text scrubbed)."""
     def finish(
         self,
         *,

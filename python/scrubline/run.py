@@ -22,7 +22,7 @@ import orjson
 from scrubline._core import Boundary, scrub_bytes
 from scrubline.artifacts import MAX_PER_RUN, ArtifactError, ContentStore, address, decode_content
 from scrubline.errors import TraceError
-from scrubline.runtime import Child, Replay, RuntimeFailed
+from scrubline.runtime import Batch, Child, Replay, RuntimeFailed
 from scrubline.store import NoStore, Record, Store, new_run_id
 
 #: Exit codes of R6 beyond the result's own.
@@ -124,35 +124,75 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
         fsync_us += store.commit()
         sink.batch(records, data)
 
+    def declare(records: list[Record], data: list[bytes]) -> None:
+        """An artifact waits for its witness: store it, or refuse it (A2, A3)."""
+        if gate is not None and (pending := boundary.take_artifact()):
+            recs, lines, hash_ = gate.declare(boundary, pending)
+            if hash_ is not None:
+                store.add_artifact(run_id, recs[0][0], hash_)
+            records.extend(recs)
+            data.append(lines)
+
+    def admit_batch(batch: Batch, records: list[Record], data: list[bytes]) -> None:
+        """The whole batch through the boundary in as few calls as its artifacts allow.
+        Line numbers in a batch are consecutive."""
+        nonlocal admission_ns
+        lines = [line for _, line in batch]
+        first = batch[0][0]
+        done = 0
+        while done < len(lines) and not (boundary.stopped or stop()):
+            t0 = time.perf_counter_ns()
+            n, recs, out, err = boundary.admit_batch(lines[done:], first + done, records=keep)
+            done += n
+            records.extend(recs)
+            if out:
+                data.append(out)
+            declare(records, data)
+            admission_ns += time.perf_counter_ns() - t0
+            if err is not None:
+                raise TraceError(err[1], err[0])
+
+    def admit_lines(batch: Batch, records: list[Record], data: list[bytes]) -> None:
+        """Line by line, for an observer that must see each record as it comes."""
+        nonlocal admission_ns
+        for line_no, line in batch:
+            t0 = time.perf_counter_ns()
+            before = len(records)
+            try:
+                recs, lines = boundary.admit(line, line_no)
+            finally:
+                admission_ns += time.perf_counter_ns() - t0
+            t0 = time.perf_counter_ns()
+            records.extend(recs)
+            data.append(lines)
+            declare(records, data)
+            if len(records) > before and opts.observe is not None:
+                extra = opts.observe(boundary, records[before:])
+                if extra is not None:
+                    records.extend(extra[0])
+                    data.append(extra[1])
+            admission_ns += time.perf_counter_ns() - t0
+            if boundary.stopped or stop():
+                break
+
+    keep = not isinstance(store, NoStore)
     with _Stop() as stop:
         try:
             for batch in opts.source.batches(stop):
                 records: list[Record] = []
                 data: list[bytes] = []
                 try:
-                    for line_no, line in batch:
-                        t0 = time.perf_counter_ns()
-                        recs, lines = boundary.admit(line, line_no)
-                        if gate is not None and (pending := boundary.take_artifact()):
-                            recs, lines, hash_ = gate.declare(boundary, pending)
-                            if hash_ is not None:
-                                store.add_artifact(run_id, recs[0][0], hash_)
-                        if recs and opts.observe is not None:
-                            extra = opts.observe(boundary, recs)
-                            if extra is not None:
-                                recs = [*recs, *extra[0]]
-                                lines += extra[1]
-                        if recs:
-                            store.append(run_id, recs)
-                            records.extend(recs)
-                            if run_start is None and recs[0][2] == "run_start":
-                                run_start = recs[0][3]
-                        if lines:
-                            data.append(lines)
-                        admission_ns += time.perf_counter_ns() - t0
-                        if boundary.stopped or stop():
-                            break
+                    if opts.observe is None:
+                        admit_batch(batch, records, data)
+                    else:
+                        admit_lines(batch, records, data)
                 finally:
+                    if records:
+                        t0 = time.perf_counter_ns()
+                        store.append(run_id, records)
+                        admission_ns += time.perf_counter_ns() - t0
+                        if run_start is None:
+                            run_start = next((r[3] for r in records if r[2] == "run_start"), None)
                     emit(records, data)
                 if boundary.stopped or stop():
                     break

@@ -275,6 +275,44 @@ impl Boundary {
         Ok((records(py, step.records), PyBytes::new(py, &step.out)))
     }
 
+    /// Admit a batch of lines in one call: `(consumed, records, lines, error)`. It stops
+    /// after a line that ends the run or leaves an artifact waiting (`take_artifact`), or
+    /// at a bad line: `error` is then `(line_no, message)` and that line not consumed.
+    /// `records=False` skips building the records (a caller that keeps none).
+    #[pyo3(signature = (lines, first_line_no, *, records = true))]
+    fn admit_batch<'py>(
+        &mut self,
+        py: Python<'py>,
+        lines: Vec<Bound<'py, PyBytes>>,
+        first_line_no: u64,
+        records: bool,
+    ) -> (
+        usize,
+        Records<'py>,
+        Bound<'py, PyBytes>,
+        Option<(u64, String)>,
+    ) {
+        let slices: Vec<&[u8]> = lines.iter().map(|b| b.as_bytes()).collect();
+        let size: usize = slices.iter().map(|s| s.len()).sum();
+        let inner = &mut self.inner;
+        let mut step = scrubline_core::Step::default();
+        let (consumed, error) = if size < DETACH_AT {
+            inner.admit_many(&slices, first_line_no, &mut step)
+        } else {
+            py.detach(|| inner.admit_many(&slices, first_line_no, &mut step))
+        };
+        let error = error.map(|e| match e {
+            Error::Trace { line, .. } => (line, e.to_string()),
+            other => (first_line_no + consumed as u64, other.to_string()),
+        });
+        let recs = if records {
+            self::records(py, step.records)
+        } else {
+            Vec::new()
+        };
+        (consumed, recs, PyBytes::new(py, &step.out), error)
+    }
+
     #[pyo3(signature = (*, outcome = None, reason = None, error = None, exit_code = None, admission_latency_us = 0, record_fsync_latency_us = 0, failed_runs = None))]
     #[allow(clippy::too_many_arguments)]
     fn finish<'py>(

@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use super::version::{bounded, project_into, ObjWriter, SchemaVersion, COMPONENTS};
+use super::version::{bounded, project_into, Fields, ObjWriter, SchemaVersion, COMPONENTS};
 use crate::scrub::{scrub, RuleSet, Scrubber};
 use crate::Error;
 
@@ -138,6 +138,9 @@ pub struct Boundary {
     limit: Option<u64>,
     broker_ns: u128,
     finished: bool,
+    fields: FieldScrubber,
+    /// The size of the line being admitted: buffers are sized from it.
+    size_hint: usize,
     /// The caller stores artifacts: a declaration waits in `pending` for its witness.
     artifact_store: bool,
     pending: Option<PendingArtifact>,
@@ -164,19 +167,34 @@ fn bad(line: u64, reason: impl Into<String>) -> Error {
     }
 }
 
-/// Scrub every string value in place (keys and numbers are kept).
-fn scrub_value(rules: &Arc<RuleSet>, v: &mut Value) {
-    match v {
-        Value::String(s) => {
-            let out = scrub(rules, s.as_bytes());
-            if out != s.as_bytes() {
-                *s = String::from_utf8(out)
-                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+/// Scrubs whole field values (everything but the streams): one scrubber, fed one value
+/// and flushed, again and again, so no value costs a scrubber of its own.
+#[derive(Debug)]
+struct FieldScrubber {
+    scrubber: Scrubber,
+    out: Vec<u8>,
+}
+
+impl FieldScrubber {
+    /// Scrub every string value of an event in place (keys and numbers are kept).
+    fn map(&mut self, obj: &mut Map<String, Value>) {
+        obj.values_mut().for_each(|v| self.value(v));
+    }
+
+    fn value(&mut self, v: &mut Value) {
+        match v {
+            Value::String(s) => {
+                self.out.clear();
+                self.scrubber.feed(s.as_bytes(), &mut self.out);
+                self.scrubber.flush(&mut self.out);
+                if self.out != s.as_bytes() {
+                    *s = String::from_utf8_lossy(&self.out).into_owned();
+                }
             }
+            Value::Array(items) => items.iter_mut().for_each(|i| self.value(i)),
+            Value::Object(m) => m.values_mut().for_each(|i| self.value(i)),
+            _ => {}
         }
-        Value::Array(items) => items.iter_mut().for_each(|i| scrub_value(rules, i)),
-        Value::Object(m) => m.values_mut().for_each(|i| scrub_value(rules, i)),
-        _ => {}
     }
 }
 
@@ -240,6 +258,10 @@ fn count(obj: Option<&Value>, line: u64, path: &str, k: &str) -> Result<u64, Err
 impl Boundary {
     pub fn new(cfg: BoundaryConfig) -> Boundary {
         let assistant = Stream::new(&cfg.rules);
+        let fields = FieldScrubber {
+            scrubber: Scrubber::new(Arc::clone(&cfg.rules)),
+            out: Vec::new(),
+        };
         let thinking = Stream::new(&cfg.rules);
         Boundary {
             cfg,
@@ -259,6 +281,8 @@ impl Boundary {
             limit: None,
             broker_ns: 0,
             finished: false,
+            size_hint: 0,
+            fields,
             artifact_store: false,
             pending: None,
         }
@@ -346,6 +370,30 @@ impl Boundary {
         r
     }
 
+    /// Admit consecutive lines (the first is `first_line_no`) into one step. Stops after
+    /// the line that ends the run or leaves an artifact waiting for its witness, or at a
+    /// bad line; returns how many lines were consumed (a bad line is not) and the error.
+    pub fn admit_many<L: AsRef<[u8]>>(
+        &mut self,
+        lines: &[L],
+        first_line_no: u64,
+        step: &mut Step,
+    ) -> (usize, Option<Error>) {
+        for (i, line) in lines.iter().enumerate() {
+            match self.admit(line.as_ref(), first_line_no + i as u64) {
+                Ok(one) => {
+                    step.records.extend(one.records);
+                    step.out.extend_from_slice(&one.out);
+                }
+                Err(e) => return (i, Some(e)),
+            }
+            if self.stopped() || self.pending.is_some() {
+                return (i + 1, None);
+            }
+        }
+        (lines.len(), None)
+    }
+
     fn admit_inner(&mut self, line: &[u8], n: u64) -> Result<Step, Error> {
         let mut step = Step::default();
         if self.stopped() {
@@ -360,11 +408,18 @@ impl Boundary {
         if line.iter().all(u8::is_ascii_whitespace) {
             return Ok(step);
         }
-        if let Err(e) = std::str::from_utf8(line) {
-            return Err(bad(n, format!("invalid UTF-8 at byte {}", e.valid_up_to())));
-        }
-        let value: Value =
-            serde_json::from_slice(line).map_err(|e| bad(n, format!("not valid JSON: {e}")))?;
+        self.size_hint = line.len();
+        // serde_json checks the UTF-8 of every string it reads; the whole-line check only
+        // runs to name the problem better when the parse failed.
+        let value: Value = match serde_json::from_slice(line) {
+            Ok(v) => v,
+            Err(e) => {
+                return Err(match std::str::from_utf8(line) {
+                    Err(u) => bad(n, format!("invalid UTF-8 at byte {}", u.valid_up_to())),
+                    Ok(_) => bad(n, format!("not valid JSON: {e}")),
+                })
+            }
+        };
         let Value::Object(mut obj) = value else {
             return Err(bad(n, "not a JSON object"));
         };
@@ -390,12 +445,11 @@ impl Boundary {
         // A turn counts once one of its events was admitted (a bad line adds nothing).
         let event_turn =
             (!matches!(ty.as_str(), "run_start" | "cost" | "run_end")).then_some(self.turn);
-        let rules = Arc::clone(&self.cfg.rules);
         match ty.as_str() {
             "assistant_delta" | "thinking_delta" => {
                 let text = text_field(&obj, n, &ty, "text")?;
                 obj.shift_remove("text");
-                scrub_fields(&rules, &mut obj);
+                self.fields.map(&mut obj);
                 let released = if ty == "assistant_delta" {
                     let t = self.assistant.feed(&text);
                     self.answer_push(&t);
@@ -409,7 +463,7 @@ impl Boundary {
             "tool_output_delta" => {
                 let text = text_field(&obj, n, &ty, "text")?;
                 obj.shift_remove("text");
-                scrub_fields(&rules, &mut obj);
+                self.fields.map(&mut obj);
                 let key = call_key(&obj);
                 let call = self.tool(key);
                 let released = call.stream.feed(&text);
@@ -418,7 +472,7 @@ impl Boundary {
                 self.emit(&ty, obj, &mut step);
             }
             "tool_end" => {
-                scrub_fields(&rules, &mut obj);
+                self.fields.map(&mut obj);
                 let key = call_key(&obj);
                 let (output, truncated) = match self.tools.remove(&key) {
                     Some(mut call) => {
@@ -441,7 +495,7 @@ impl Boundary {
                     None | Some(Value::Null) => 0,
                     Some(_) => return Err(bad(n, "input_attachment.data_b64 must be a string")),
                 };
-                scrub_fields(&rules, &mut obj);
+                self.fields.map(&mut obj);
                 self.attachments += 1;
                 let mut rec = Map::new();
                 rec.insert("ordinal".into(), self.attachments.into());
@@ -459,7 +513,7 @@ impl Boundary {
             }
             "turn_end" => {
                 self.check_turn_end(&obj, n)?;
-                scrub_fields(&rules, &mut obj);
+                self.fields.map(&mut obj);
                 self.end_text_streams(&mut step);
                 let usage = obj.get("usage");
                 let used = count(usage, n, "usage", "input")?
@@ -489,7 +543,7 @@ impl Boundary {
                         "artifact needs exactly one of content_b64 and content_text",
                     ));
                 }
-                scrub_fields(&rules, &mut obj);
+                self.fields.map(&mut obj);
                 if !self.artifact_store {
                     // No store to witness the content (A2): refuse, count, say so (A3).
                     self.artifacts_refused += 1;
@@ -512,7 +566,7 @@ impl Boundary {
                 }
             }
             "cost" => {
-                scrub_fields(&rules, &mut obj);
+                self.fields.map(&mut obj);
                 if let Some(usd) = obj
                     .get("usd")
                     .filter(|u| u.as_f64().is_some_and(|x| x >= 0.0))
@@ -522,7 +576,7 @@ impl Boundary {
                 self.emit(&ty, obj, &mut step);
             }
             "run_end" => {
-                scrub_fields(&rules, &mut obj);
+                self.fields.map(&mut obj);
                 // Validate before the streams end: an error must leave no record behind.
                 let outcome = match obj.get("outcome") {
                     Some(Value::String(o))
@@ -547,7 +601,7 @@ impl Boundary {
                 self.emit(&ty, obj, &mut step);
             }
             _ => {
-                scrub_fields(&rules, &mut obj);
+                self.fields.map(&mut obj);
                 self.emit(&ty, obj, &mut step);
             }
         }
@@ -594,16 +648,33 @@ impl Boundary {
         self.answer.push_str(bounded(t, room));
     }
 
-    /// Record `obj` as the next event and publish it.
+    /// Record `obj` as the next event and publish it. The record body is written once,
+    /// field by field; the published line reuses each field's bytes.
     fn emit(&mut self, ty: &str, obj: Map<String, Value>, step: &mut Step) {
         self.seq += 1;
-        let mut rec = Map::with_capacity(obj.len() + 3);
-        rec.insert("seq".into(), self.seq.into());
-        rec.insert("turn".into(), self.turn.into());
-        rec.insert("type".into(), Value::String(ty.to_string()));
-        rec.extend(obj);
-        let body = serde_json::to_vec(&rec).expect("serialize into memory");
-        project_into(&rec, self.cfg.version, &mut step.out);
+        let mut body = Vec::with_capacity(self.size_hint + 64);
+        let mut spans = Vec::with_capacity(obj.len());
+        {
+            let mut w = ObjWriter::new(&mut body);
+            w.uint("seq", self.seq)
+                .uint("turn", self.turn)
+                .str("type", ty);
+            for (k, v) in &obj {
+                spans.push((k.as_str(), w.value_at(k, v)));
+            }
+            w.end();
+        }
+        let written = spans.iter().map(|(k, r)| (*k, &body[r.clone()])).collect();
+        let src = Fields { map: &obj, written };
+        step.out.reserve(self.size_hint + 64);
+        project_into(
+            ty,
+            self.seq,
+            self.turn,
+            &src,
+            self.cfg.version,
+            &mut step.out,
+        );
         step.records.push(Record {
             seq: self.seq,
             turn: self.turn,
@@ -686,9 +757,9 @@ impl Boundary {
 
     fn outcome(&self, how: &Finish) -> (String, Value, Value) {
         let scrubbed = |s: &str| {
-            let mut v = Value::String(s.to_string());
-            scrub_value(&self.cfg.rules, &mut v);
-            v
+            Value::String(
+                String::from_utf8_lossy(&scrub(&self.cfg.rules, s.as_bytes())).into_owned(),
+            )
         };
         let error = match &how.error {
             Some((code, message, line)) => {
@@ -813,8 +884,4 @@ fn call_key(obj: &Map<String, Value>) -> String {
         Some(Value::Null) | None => String::new(),
         Some(other) => other.to_string(),
     }
-}
-
-fn scrub_fields(rules: &Arc<RuleSet>, obj: &mut Map<String, Value>) {
-    obj.values_mut().for_each(|v| scrub_value(rules, v));
 }

@@ -61,6 +61,14 @@ impl<'a> ObjWriter<'a> {
         self
     }
 
+    /// Write a field; returns where its value's JSON lies in the output.
+    pub(crate) fn value_at(&mut self, k: &str, v: &Value) -> std::ops::Range<usize> {
+        self.key(k);
+        let start = self.out.len();
+        serde_json::to_writer(&mut *self.out, v).expect("serialize into memory");
+        start..self.out.len()
+    }
+
     pub(crate) fn str(&mut self, k: &str, v: &str) -> &mut Self {
         self.key(k);
         write_str(self.out, v);
@@ -90,6 +98,42 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
 
 fn field<'a>(rec: &'a Map<String, Value>, k: &str) -> &'a Value {
     rec.get(k).unwrap_or(&Value::Null)
+}
+
+/// A record's fields, and, when the boundary has just written the record, each field's
+/// JSON as it stands in the record body: the published line copies those bytes instead
+/// of serializing (and escaping) every value a second time.
+pub(crate) struct Fields<'a> {
+    pub map: &'a Map<String, Value>,
+    /// `(key, bytes of its value)` in record order, or empty (serialize on demand).
+    pub written: Vec<(&'a str, &'a [u8])>,
+}
+
+impl Fields<'_> {
+    fn put(&self, w: &mut ObjWriter, k: &str) {
+        match self.written.iter().find(|(key, _)| *key == k) {
+            Some((_, json)) => w.raw(k, json),
+            None => w.value(k, field(self.map, k)),
+        };
+    }
+
+    /// Every field but the envelope, in record order (workflow events).
+    fn put_all(&self, w: &mut ObjWriter) {
+        let skip = |k: &str| matches!(k, "seq" | "turn" | "type" | "schema_version");
+        if self.written.is_empty() {
+            for (k, v) in self.map {
+                if !skip(k) {
+                    w.value(k, v);
+                }
+            }
+        } else {
+            for (k, json) in &self.written {
+                if !skip(k) {
+                    w.raw(k, json);
+                }
+            }
+        }
+    }
 }
 
 /// Cut `s` to at most `max` bytes at a character boundary.
@@ -131,14 +175,17 @@ fn submission_notice(ty: &str, rec: &Map<String, Value>) -> Option<String> {
 
 /// Append the published line of one record (with its newline) to `out`, or nothing when
 /// the version does not publish it. The record is already redacted.
-pub(crate) fn project_into(rec: &Map<String, Value>, v: SchemaVersion, out: &mut Vec<u8>) {
-    let Some(Value::String(ty)) = rec.get("type") else {
-        return;
-    };
-    let seq = rec.get("seq").and_then(Value::as_u64).unwrap_or(0);
-    let turn = rec.get("turn").and_then(Value::as_u64).unwrap_or(0);
+pub(crate) fn project_into(
+    ty: &str,
+    seq: u64,
+    turn: u64,
+    src: &Fields,
+    v: SchemaVersion,
+    out: &mut Vec<u8>,
+) {
+    let rec = src.map;
     let ver = v.get();
-    let published: &str = match ty.as_str() {
+    let published: &str = match ty {
         "assistant_delta" | "thinking_delta" => {
             if matches!(field(rec, "text"), Value::String(s) if s.is_empty()) {
                 return;
@@ -173,7 +220,7 @@ pub(crate) fn project_into(rec: &Map<String, Value>, v: SchemaVersion, out: &mut
         | "notice"
         | "turn_end"
         | "artifact_produced" => ty,
-        t if t.starts_with("workflow_") && WORKFLOW.contains(&t) => ty,
+        t if WORKFLOW.contains(&t) => ty,
         _ => return,
     };
     let mut w = ObjWriter::new(out);
@@ -183,18 +230,20 @@ pub(crate) fn project_into(rec: &Map<String, Value>, v: SchemaVersion, out: &mut
         .uint("turn", turn);
     let copy = |w: &mut ObjWriter, keys: &[&str]| {
         for k in keys {
-            w.value(k, field(rec, k));
+            src.put(w, k);
         }
     };
-    match ty.as_str() {
+    match ty {
         "assistant_delta" | "thinking_delta" | "steer_applied" => copy(&mut w, &["text"]),
         "input_attachment" => copy(&mut w, &["ordinal", "media_type", "encoded_bytes"]),
         "phase" => copy(&mut w, &["phase"]),
         "tool_start" => {
             copy(&mut w, &["call_id", "tool", "title"]);
             match rec.get("input") {
-                Some(v) if !v.is_null() => w.value("input", v),
-                _ => w.raw("input", b"{}"),
+                Some(v) if !v.is_null() => src.put(&mut w, "input"),
+                _ => {
+                    w.raw("input", b"{}");
+                }
             };
             match rec.get("needs_approval") {
                 Some(v @ Value::Bool(_)) => w.value("needs_approval", v),
@@ -204,8 +253,10 @@ pub(crate) fn project_into(rec: &Map<String, Value>, v: SchemaVersion, out: &mut
         "tool_end" => {
             copy(&mut w, &["call_id", "status", "outcome"]);
             match rec.get("output") {
-                Some(v @ Value::String(_)) => w.value("output", v),
-                _ => w.raw("output", b"\"\""),
+                Some(Value::String(_)) => src.put(&mut w, "output"),
+                _ => {
+                    w.raw("output", b"\"\"");
+                }
             };
             match rec.get("output_truncated") {
                 Some(v @ Value::Bool(_)) => w.value("output_truncated", v),
@@ -230,14 +281,7 @@ pub(crate) fn project_into(rec: &Map<String, Value>, v: SchemaVersion, out: &mut
         "turn_end" => turn_end(rec, ver, &mut w),
         "artifact_produced" => copy(&mut w, &["artifact"]),
         "run_end" => copy(&mut w, &["outcome", "reason"]),
-        _ => {
-            // workflow_*: every field after the envelope, as recorded.
-            for (k, v) in rec {
-                if !matches!(k.as_str(), "seq" | "turn" | "type" | "schema_version") {
-                    w.value(k, v);
-                }
-            }
-        }
+        _ => src.put_all(&mut w), // workflow_*: every field after the envelope
     }
     w.end();
     out.push(b'\n');
@@ -309,7 +353,16 @@ pub fn project(record: &[u8], version: SchemaVersion) -> Result<Option<Vec<u8>>,
     let rec: Map<String, Value> = serde_json::from_slice(record).map_err(|e| Error::Config {
         reason: format!("stored record is not a JSON object: {e}"),
     })?;
+    let Some(Value::String(ty)) = rec.get("type") else {
+        return Ok(None);
+    };
+    let seq = rec.get("seq").and_then(Value::as_u64).unwrap_or(0);
+    let turn = rec.get("turn").and_then(Value::as_u64).unwrap_or(0);
+    let src = Fields {
+        map: &rec,
+        written: Vec::new(),
+    };
     let mut out = Vec::new();
-    project_into(&rec, version, &mut out);
+    project_into(ty, seq, turn, &src, version, &mut out);
     Ok((!out.is_empty()).then_some(out))
 }
