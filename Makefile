@@ -45,13 +45,13 @@ test: test-rust test-python ## every test: Rust then Python
 lint: $(STAMP) ## cargo fmt --check, clippy -D warnings, ruff check, ruff format --check
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -q -- -D warnings
-	$(VENV)/bin/ruff check python tests benches
-	$(VENV)/bin/ruff format --check python tests benches
+	$(VENV)/bin/ruff check python tests benches fuzz
+	$(VENV)/bin/ruff format --check python tests benches fuzz
 
 fmt: $(STAMP) ## format Rust and Python in place
 	cargo fmt --all
-	$(VENV)/bin/ruff format python tests benches
-	$(VENV)/bin/ruff check --fix python tests benches
+	$(VENV)/bin/ruff format python tests benches fuzz
+	$(VENV)/bin/ruff check --fix python tests benches fuzz
 
 bench: build-dev ## criterion (Rust) and pytest-benchmark (Python); see docs/benchmarks.md
 	cargo bench -p scrubline-bench
@@ -67,8 +67,18 @@ bench-compare: build-dev $(BENCH_STAMP) ## scrubline beside re, detect-secrets, 
 FUZZ_SECONDS ?= 60
 FUZZ_MAX_LEN ?= 8192
 FUZZ_TARGETS := scrub_chunks project_lines project_events
-fuzz: ## run each cargo-fuzz target for FUZZ_SECONDS (default 60; nightly + cargo-fuzz)
-	@rc=0; for t in $(FUZZ_TARGETS); do \
+FUZZ_STAMP := $(VENV)/.fuzz-deps-stamp
+$(FUZZ_STAMP): pyproject.toml | $(STAMP)
+	$(PY) -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['fuzz']))" > $(VENV)/requirements-fuzz.txt
+	$(PIP) install -r $(VENV)/requirements-fuzz.txt
+	touch $(FUZZ_STAMP)
+
+fuzz: build-dev $(FUZZ_STAMP) ## run each fuzz target (cargo-fuzz + atheris) for FUZZ_SECONDS (default 60)
+	@rc=0; mkdir -p fuzz/work/cursor_decode fuzz/corpus/cursor_decode; \
+	echo "== fuzz cursor_decode (atheris) for $(FUZZ_SECONDS)s"; \
+	$(PY) fuzz/python/cursor_decode.py -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	  fuzz/work/cursor_decode fuzz/corpus/cursor_decode || rc=1; \
+	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p fuzz/work/$$t fuzz/corpus/$$t; \
 	  echo "== fuzz $$t for $(FUZZ_SECONDS)s"; \
 	  extra=; [ $$t = project_events ] && extra=-len_control=0; \
