@@ -184,6 +184,9 @@ impl FieldScrubber {
     fn value(&mut self, v: &mut Value) {
         match v {
             Value::String(s) => {
+                if !self.scrubber.has_keyword(s.as_bytes()) {
+                    return; // nothing a rule could start at: unchanged
+                }
                 self.out.clear();
                 self.scrubber.feed(s.as_bytes(), &mut self.out);
                 self.scrubber.flush(&mut self.out);

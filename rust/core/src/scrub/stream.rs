@@ -111,6 +111,19 @@ impl Scrubber {
         self.swallow = None;
     }
 
+    /// Whether `text` holds any keyword or literal hit. A whole text without one cannot
+    /// change when scrubbed (every candidate starts at a hit), so callers scrubbing many
+    /// short values (the run boundary's fields) skip the stream machinery for it.
+    pub fn has_keyword(&mut self, text: &[u8]) -> bool {
+        let mut hits = std::mem::take(&mut self.hits);
+        hits.clear();
+        self.set.prefilter.find(text, &mut self.lower, &mut hits);
+        let found = !hits.is_empty();
+        hits.clear();
+        self.hits = hits;
+        found
+    }
+
     /// Bytes currently held back.
     pub fn held(&self) -> usize {
         (self.base + self.buf.len() as u64 - self.emitted) as usize
