@@ -333,3 +333,34 @@ def test_signal_mid_run_is_cancelled_with_a_result(sig, code, tmp_path):
     result = json.loads(rest.splitlines()[-1])
     assert result["outcome"] == "cancelled" and result["exit_code"] == code
     assert result["reason"] == f"interrupted by {signal.Signals(sig).name}"
+
+
+@pytest.mark.parametrize("broken", ["home_is_a_file", "db_is_not_sqlite"])
+def test_an_unopenable_store_fails_the_run_with_one_result(broken, tmp_path):
+    if broken == "home_is_a_file":
+        home = tmp_path / "file"
+        home.write_text("not a directory")
+        home = home / "sub"
+    else:
+        home = tmp_path / "h"
+        home.mkdir()
+        (home / "iteron.db").write_bytes(b"this is not an SQLite database" * 100)
+    for fmt in ("json", "stream-json", "text"):
+        r = iteron("run", "--output-format", fmt, home=home)
+        assert r.returncode == 1
+        assert len(r.stderr.decode().strip().splitlines()) == 1
+        assert "store_unavailable" in r.stderr.decode()
+        if fmt == "text":
+            assert r.stdout == b""
+        else:
+            (line,) = r.stdout.splitlines()  # exactly one object, the result (O6)
+            result = json.loads(line)
+            assert (result["type"], result["outcome"], result["exit_code"]) == (
+                "result",
+                "failed",
+                1,
+            )
+            assert result["error"]["code"] == "store_unavailable"
+    r = iteron("--sessions", home=home)
+    assert r.returncode == 1
+    assert json.loads(r.stdout)["error"]["code"] == "store_unavailable"

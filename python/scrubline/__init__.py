@@ -13,6 +13,7 @@ from scrubline.errors import (
     RuleError,
     ScrublineError,
     ScrublineWarning,
+    StoreError,
     TraceError,
 )
 from scrubline.scrubber import DEFAULT_REPLACEMENT, Rule, Scrubber, rules, scrub
@@ -27,6 +28,7 @@ __all__ = [
     "Scrubber",
     "ScrublineError",
     "ScrublineWarning",
+    "StoreError",
     "TraceError",
     "__version__",
     "project",

@@ -29,5 +29,10 @@ class TraceError(ScrublineError, ValueError):
         self.line = line
 
 
+class StoreError(ScrublineError, OSError):
+    """The session store cannot be opened (a path that is not a directory, permissions,
+    a database that is not SQLite)."""
+
+
 class ScrublineWarning(UserWarning):
     """Something was skipped that the caller asked for (an unset environment variable)."""

@@ -14,6 +14,8 @@ from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
+from scrubline.errors import StoreError
+
 #: A stored record: (seq, turn, type, body).
 Record = tuple[int, int, str, bytes]
 
@@ -99,13 +101,16 @@ class Store:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=FULL")
-        self.db.execute("PRAGMA busy_timeout=5000")
         self._open = False
-        self._migrate()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=FULL")
+            self.db.execute("PRAGMA busy_timeout=5000")
+            self._migrate()
+        except (OSError, sqlite3.Error) as e:
+            raise StoreError(f"cannot open the session store {path}: {e}") from None
 
     def _migrate(self) -> None:
         self.db.execute("BEGIN IMMEDIATE")

@@ -27,16 +27,17 @@ from typing import BinaryIO
 import orjson
 
 from scrubline import config, sessions
-from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS
+from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS, Boundary
 from scrubline.artifacts import ArtifactError, ContentStore
 from scrubline.cli.argv import EXIT_USAGE, FORMATS, Parser, UsageError, add_source, source
-from scrubline.errors import ConfigError
+from scrubline.errors import ConfigError, StoreError
 from scrubline.render import TextSink
 from scrubline.run import RunOptions, execute
 from scrubline.scrubber import env_literals
 from scrubline.sessions import SessionError
-from scrubline.store import Record, Store, home
+from scrubline.store import Record, Store, home, new_run_id
 
+EXIT_FAILED = 1
 EXIT_BAD_INPUT = 65
 #: The resident App Server protocol (not a CLI stream version, O5).
 RESIDENT_PROTOCOL_VERSION = 7
@@ -155,6 +156,21 @@ def schema_version(fmt: str, raw: str | None) -> int:
     return v
 
 
+class Unavailable(Exception):
+    """The store cannot be opened (exit 1)."""
+
+    def __init__(self, err: StoreError, version: int, machine: bool, run: bool) -> None:
+        super().__init__(str(err))
+        self.version, self.machine, self.run = version, machine, run
+
+
+def open_store(version: int, machine: bool, run: bool) -> Store:
+    try:
+        return Store.open(home())
+    except StoreError as e:
+        raise Unavailable(e, version, machine, run) from None
+
+
 class Rejected(Exception):
     """Bad input data (exit 65): reported as a typed error object in machine formats."""
 
@@ -178,6 +194,24 @@ def main(argv: list[str] | None = None) -> int:
             sys.stdout.buffer.write(orjson.dumps(obj) + b"\n")
         print(f"iteron: {e.err.code}: {e.err}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except Unavailable as e:
+        # No rollout can be opened: the run fails (retry may help), and the machine
+        # formats still end with their one terminal object (O6).
+        if e.run:
+            b = Boundary(version=e.version, run_id=new_run_id())
+            _, _, result = b.finish(
+                outcome="failed",
+                reason="the session store cannot be opened",
+                error=("store_unavailable", str(e), None),
+                failed_runs=0,
+            )
+            if e.machine:
+                sys.stdout.buffer.write(result + b"\n")
+        else:
+            obj = sessions.error_object("store_unavailable", str(e), e.version)
+            sys.stdout.buffer.write(orjson.dumps(obj) + b"\n")
+        print(f"iteron: store_unavailable: {e}", file=sys.stderr)
+        return EXIT_FAILED
 
 
 def bounded(raw: str | None, name: str, bounds: tuple[int, int, int]) -> int:
@@ -222,7 +256,7 @@ def session_op(args: argparse.Namespace) -> int:
     alimit = bounded(args.artifacts_limit, "--artifacts-limit", sessions.TRANSCRIPT_LIMIT)
     tenant = tenant_of(args.top_tenant, version, True)
     root = home()
-    store = Store.open(root)
+    store = open_store(version, True, run=False)
     try:
         if args.sessions:
             tag = None if args.top_tag is None else sessions.check_tag(args.top_tag)
@@ -300,7 +334,7 @@ def _main(argv: list[str] | None) -> int:
         sink = JsonSink(out)
     else:
         sink = TextSink(sys.stdout)
-    store = Store.open()
+    store = open_store(version, machine, run=True)
     try:
         if args.resume or args.cont:
             try:

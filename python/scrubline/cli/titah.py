@@ -25,7 +25,7 @@ from scrubline import config, schema
 from scrubline._core import Boundary
 from scrubline.artifacts import ContentStore
 from scrubline.cli.argv import EXIT_USAGE, FORMATS, Parser, UsageError, add_source, source
-from scrubline.errors import ConfigError
+from scrubline.errors import ConfigError, StoreError
 from scrubline.render import TextSink
 from scrubline.run import RunOptions, execute
 from scrubline.runtime import Child
@@ -260,7 +260,17 @@ def _main(argv: list[str] | None) -> int:
         content=ContentStore(home()),
         observe=permissions,
     )
-    store = Store.open()
+    try:
+        store = Store.open()
+    except StoreError as e:
+        print(f"titah: store_unavailable: {e}", file=sys.stderr)
+        if args.output_format != "text":
+            failed = {"type": "result", "session": None, "ok": False, "agent": args.agent,
+                      "model": args.model, "text": "", "tools": [],
+                      "usage": {"input": 0, "output": 0, "context": 0},
+                      "notices": [f"Run failed: {e}"]}  # fmt: skip
+            sys.stdout.buffer.write(orjson.dumps(failed) + b"\n")
+        return 1
     try:
         outcome = execute(opts, store, sink)
     finally:
