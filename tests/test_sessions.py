@@ -438,3 +438,39 @@ def test_s7_sigkill_at_random_points_loses_no_emitted_record(tmp_path):
         assert stored == list(range(1, len(stored) + 1))
         assert set(seqs) <= set(stored), "a line reached stdout before its record was durable"
     assert len(emitted) >= 40
+
+
+def test_s7_store_failing_mid_run_emits_only_durable_lines_then_the_result(tmp_path):
+    """A real write failure: the file size limit (RLIMIT_FSIZE) stops the database
+    growing mid-run. Everything printed before is stored; the run ends with one result."""
+    import resource
+
+    lines = [
+        json.dumps({"type": "notice", "text": f"event {i} " + "x" * 400}) for i in range(20000)
+    ]
+    trace = tmp_path / "t.jsonl"
+    trace.write_text("\n".join(lines) + "\n")
+    home = tmp_path / "home"
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2 << 20, 2 << 20))
+
+    r = subprocess.run(
+        [*ITERON, "run", "--output-format", "stream-json", "--replay", str(trace)],
+        capture_output=True,
+        env={**os.environ, "ITERON_HOME": str(home)},
+        preexec_fn=limit,
+        timeout=120,
+        check=False,
+    )
+    assert r.returncode == 1, r.stderr
+    out = [json.loads(x) for x in r.stdout.splitlines()]
+    assert [x["type"] for x in out].count("result") == 1 and out[-1]["type"] == "result"
+    assert out[-1]["error"]["code"] == "store_failed"
+    assert "store_failed" in r.stderr.decode()
+    printed = {x["seq"] for x in out[:-1]}
+    assert 0 < len(printed) < 20000
+    db = sqlite3.connect(home / "iteron.db")
+    assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    stored = {seq for (seq,) in db.execute("SELECT seq FROM events")}
+    assert printed <= stored, "a line reached stdout that is not in the store"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -176,6 +177,7 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
                 break
 
     keep = not isinstance(store, NoStore)
+    durable = True
     with _Stop() as stop:
         try:
             for batch in opts.source.batches(stop):
@@ -231,6 +233,17 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
                 "failed_runs": 1,
             }
             print(f"{opts.prog}: {e.reason}", file=sys.stderr)
+        except sqlite3.Error as e:
+            # The store failed mid-run (disk full …): nothing more can be made durable,
+            # so nothing more is emitted but the terminal result (O6).
+            store.abandon()
+            durable = False
+            finish = {
+                "outcome": "failed",
+                "reason": "the session store failed",
+                "error": ("store_failed", f"the session store failed: {e}", None),
+            }
+            print(f"{opts.prog}: store_failed: {e}", file=sys.stderr)
         finally:
             if isinstance(opts.source, Child):
                 opts.source.stop()
@@ -241,22 +254,31 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
             record_fsync_latency_us=fsync_us,
             **finish,
         )
-        store.append(run_id, recs)
         parsed = orjson.loads(result)
         agent = model = None
         if run_start is not None:
             head = orjson.loads(run_start)
             agent, model = head.get("agent"), head.get("model")
-        store.finish_run(
-            run_id,
-            outcome=parsed["outcome"],
-            exit_code=parsed["exit_code"],
-            turns=parsed["turns"],
-            result=result,
-            agent=agent if isinstance(agent, str) else None,
-            model=model if isinstance(model, str) else None,
-        )
-        sink.end(recs, lines, result)
+        if durable:
+            try:
+                store.append(run_id, recs)
+                store.finish_run(
+                    run_id,
+                    outcome=parsed["outcome"],
+                    exit_code=parsed["exit_code"],
+                    turns=parsed["turns"],
+                    result=result,
+                    agent=agent if isinstance(agent, str) else None,
+                    model=model if isinstance(model, str) else None,
+                )
+            except sqlite3.Error as e:
+                store.abandon()
+                durable = False
+                print(f"{opts.prog}: store_failed: {e}", file=sys.stderr)
+        if durable:
+            sink.end(recs, lines, result)
+        else:
+            sink.end([], result + b"\n", result)
     return RunOutcome(run_id, parsed["exit_code"], parsed)
 
 

@@ -7,6 +7,7 @@ the write-ahead log is fsynced, so a record is durable before anything emits it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -142,6 +143,14 @@ class Store:
             self.db.execute("ROLLBACK")
             self._open = False
         self.db.close()
+
+    def abandon(self) -> None:
+        """Drop the open batch after a failed write (best effort: the database may be
+        unusable); what was committed before stays."""
+        if self._open:
+            self._open = False
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
 
     def _begin(self) -> None:
         if not self._open:
@@ -368,6 +377,9 @@ class NoStore:
 
     def commit(self) -> int:
         return 0
+
+    def abandon(self) -> None:
+        pass
 
     def finish_run(self, run_id: str, **_: object) -> int:
         return 0
