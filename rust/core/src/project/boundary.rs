@@ -9,7 +9,9 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use super::version::{bounded, project_into, Fields, ObjWriter, SchemaVersion, COMPONENTS};
+use super::text::{FieldScrubber, Stream, ToolCall};
+use super::validate::{bad, check_turn_end, count, portable_numbers, text_field};
+use super::version::{bounded, project_into, Fields, ObjWriter, SchemaVersion};
 use crate::scrub::{scrub, RuleSet, Scrubber};
 use crate::Error;
 
@@ -19,8 +21,6 @@ pub const MAX_LINE: usize = 8 << 20;
 const ERROR_MAX: usize = 300;
 /// Record types only the engine may write.
 const ENGINE_ONLY: [&str; 1] = ["artifact_produced"];
-/// `tool_end.output` keeps at most this many bytes of the call's scrubbed output.
-pub const TOOL_OUTPUT_MAX: usize = 64 << 10;
 /// The result's `assistant_text` keeps at most this many bytes (memory stays bounded).
 pub const ANSWER_MAX: usize = 16 << 20;
 
@@ -61,58 +61,6 @@ pub struct Finish {
     pub admission_latency_us: u64,
     pub record_fsync_latency_us: u64,
     pub failed_runs: Option<u64>,
-}
-
-/// One stream of text: its scrubber plus bytes of a character split by the scrubber's
-/// release point (they wait for the rest of the character).
-#[derive(Debug)]
-struct Stream {
-    scrubber: Scrubber,
-    partial: Vec<u8>,
-}
-
-impl Stream {
-    fn new(rules: &Arc<RuleSet>) -> Stream {
-        Stream {
-            scrubber: Scrubber::new(Arc::clone(rules)),
-            partial: Vec::new(),
-        }
-    }
-
-    fn text(&mut self, released: Vec<u8>, end: bool) -> String {
-        let mut bytes = std::mem::take(&mut self.partial);
-        bytes.extend_from_slice(&released);
-        if !end {
-            if let Err(e) = std::str::from_utf8(&bytes) {
-                if e.error_len().is_none() {
-                    self.partial = bytes.split_off(e.valid_up_to());
-                }
-            }
-        }
-        match String::from_utf8(bytes) {
-            Ok(s) => s,
-            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-        }
-    }
-
-    fn feed(&mut self, text: &str) -> String {
-        let mut out = Vec::with_capacity(text.len());
-        self.scrubber.feed(text.as_bytes(), &mut out);
-        self.text(out, false)
-    }
-
-    fn flush(&mut self) -> String {
-        let mut out = Vec::new();
-        self.scrubber.flush(&mut out);
-        self.text(out, true)
-    }
-}
-
-#[derive(Debug)]
-struct ToolCall {
-    stream: Stream,
-    output: String,
-    truncated: bool,
 }
 
 /// The boundary of one run.
@@ -158,104 +106,6 @@ pub struct PendingArtifact {
     pub effect_id: Value,
     /// The declaration's `path`, scrubbed.
     pub locator: Value,
-}
-
-fn bad(line: u64, reason: impl Into<String>) -> Error {
-    Error::Trace {
-        line,
-        reason: reason.into(),
-    }
-}
-
-/// Scrubs whole field values (everything but the streams): one scrubber, fed one value
-/// and flushed, again and again, so no value costs a scrubber of its own.
-#[derive(Debug)]
-struct FieldScrubber {
-    scrubber: Scrubber,
-    out: Vec<u8>,
-}
-
-impl FieldScrubber {
-    /// Scrub every string value of an event in place (keys and numbers are kept).
-    fn map(&mut self, obj: &mut Map<String, Value>) {
-        obj.values_mut().for_each(|v| self.value(v));
-    }
-
-    fn value(&mut self, v: &mut Value) {
-        match v {
-            Value::String(s) => {
-                if !self.scrubber.has_keyword(s.as_bytes()) {
-                    return; // nothing a rule could start at: unchanged
-                }
-                self.out.clear();
-                self.scrubber.feed(s.as_bytes(), &mut self.out);
-                self.scrubber.flush(&mut self.out);
-                if self.out != s.as_bytes() {
-                    *s = String::from_utf8_lossy(&self.out).into_owned();
-                }
-            }
-            Value::Array(items) => items.iter_mut().for_each(|i| self.value(i)),
-            Value::Object(m) => m.values_mut().for_each(|i| self.value(i)),
-            _ => {}
-        }
-    }
-}
-
-/// Numbers are kept exactly as the trace wrote them, so each must be one every consumer
-/// reads back exactly: an integer within the 64-bit range, or a finite double.
-fn portable_numbers(v: &Value) -> Result<(), String> {
-    match v {
-        Value::Number(num) => {
-            let text = num.to_string();
-            let integer = !text.contains(['.', 'e', 'E']);
-            let fits = if integer {
-                num.as_i64().is_some() || num.as_u64().is_some()
-            } else {
-                num.as_f64().is_some_and(f64::is_finite)
-            };
-            if fits {
-                Ok(())
-            } else if integer {
-                Err(format!(
-                    "the integer {} is outside the 64-bit range",
-                    bounded(&text, 40)
-                ))
-            } else {
-                Err(format!(
-                    "the number {} is not a finite double",
-                    bounded(&text, 40)
-                ))
-            }
-        }
-        Value::Array(items) => items.iter().try_for_each(portable_numbers),
-        Value::Object(m) => m.values().try_for_each(portable_numbers),
-        _ => Ok(()),
-    }
-}
-
-fn text_field(obj: &Map<String, Value>, line: u64, ty: &str, k: &str) -> Result<String, Error> {
-    match obj.get(k) {
-        None | Some(Value::Null) => Ok(String::new()),
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(_) => Err(bad(line, format!("{ty}.{k} must be a string"))),
-    }
-}
-
-/// A count field of `turn_end`: a non-negative integer, missing = 0. `obj` (usage,
-/// context, components) must be an object, or null / absent.
-fn count(obj: Option<&Value>, line: u64, path: &str, k: &str) -> Result<u64, Error> {
-    if let Some(o) = obj.filter(|o| !o.is_null() && !o.is_object()) {
-        return Err(bad(
-            line,
-            format!("turn_end.{path} must be an object, not {o}"),
-        ));
-    }
-    match obj.and_then(|o| o.get(k)) {
-        None | Some(Value::Null) => Ok(0),
-        Some(v) => v
-            .as_u64()
-            .ok_or_else(|| bad(line, format!("{path}.{k} must be a non-negative integer"))),
-    }
 }
 
 impl Boundary {
@@ -515,7 +365,7 @@ impl Boundary {
                 self.emit(&ty, rec, &mut step);
             }
             "turn_end" => {
-                self.check_turn_end(&obj, n)?;
+                check_turn_end(&obj, n)?;
                 self.fields.map(&mut obj);
                 self.end_text_streams(&mut step);
                 let usage = obj.get("usage");
@@ -612,29 +462,6 @@ impl Boundary {
             self.active_turn = turn;
         }
         Ok(step)
-    }
-
-    fn check_turn_end(&self, obj: &Map<String, Value>, n: u64) -> Result<(), Error> {
-        let usage = obj.get("usage");
-        count(usage, n, "usage", "input")?;
-        count(usage, n, "usage", "output")?;
-        let context = obj.get("context");
-        let estimate = count(context, n, "context", "estimated_tokens")?;
-        let comps = context.and_then(|c| c.get("components"));
-        let mut sum: u64 = 0;
-        for k in COMPONENTS {
-            sum = sum.saturating_add(count(comps, n, "context.components", k)?);
-        }
-        if sum > estimate {
-            return Err(bad(
-                n,
-                format!(
-                    "turn_end.context.components sum to {sum}, past estimated_tokens {estimate} \
-                     (E4: the components never exceed the estimate)"
-                ),
-            ));
-        }
-        Ok(())
     }
 
     fn tool(&mut self, key: String) -> &mut ToolCall {
@@ -867,17 +694,6 @@ impl Boundary {
             .value("error", error)
             .end();
         out
-    }
-}
-
-impl ToolCall {
-    fn gather(&mut self, text: &str) {
-        let room = TOOL_OUTPUT_MAX.saturating_sub(self.output.len());
-        let kept = bounded(text, room);
-        self.output.push_str(kept);
-        if kept.len() < text.len() {
-            self.truncated = true;
-        }
     }
 }
 

@@ -1,11 +1,13 @@
 //! The run boundary: a runtime trace line becomes a redacted canonical record (what the
 //! store keeps) and that record becomes the published line of the selected schema version
-//! (`version`); `boundary` holds the per-run state and writes the terminal result.
+//! (`version`); `boundary` holds the per-run state and writes the terminal result,
+//! `validate` says what a line must be, `text` holds the run's scrubbed streams.
 
 mod boundary;
+mod text;
+mod validate;
 mod version;
 
-pub use boundary::{
-    Boundary, BoundaryConfig, Finish, PendingArtifact, Record, Step, MAX_LINE, TOOL_OUTPUT_MAX,
-};
+pub use boundary::{Boundary, BoundaryConfig, Finish, PendingArtifact, Record, Step, MAX_LINE};
+pub use text::TOOL_OUTPUT_MAX;
 pub use version::{project, SchemaVersion, COMPONENTS, WORKFLOW};
