@@ -10,7 +10,7 @@ use std::time::Instant;
 use serde_json::{Map, Value};
 
 use super::text::{FieldScrubber, Stream, ToolCall};
-use super::validate::{bad, check_turn_end, count, portable_numbers, text_field};
+use super::validate::{bad, check_turn_end, portable_numbers, text_field};
 use super::version::{bounded, project_into, Fields, ObjWriter, SchemaVersion};
 use crate::scrub::{scrub, RuleSet, Scrubber};
 use crate::Error;
@@ -205,8 +205,17 @@ impl Boundary {
 
     /// Admit one trace line (`line_no` is 1-based, for errors). Blank lines are skipped.
     pub fn admit(&mut self, line: &[u8], line_no: u64) -> Result<Step, Error> {
+        let mut step = Step::default();
+        self.admit_into(line, line_no, &mut step)?;
+        Ok(step)
+    }
+
+    /// Admit one line, appending its records and lines to `step`. A refused line adds
+    /// nothing to it.
+    pub fn admit_into(&mut self, line: &[u8], line_no: u64, step: &mut Step) -> Result<(), Error> {
         let t0 = Instant::now();
-        let r = self.admit_inner(line, line_no).map_err(|e| match e {
+        let (records, out) = (step.records.len(), step.out.len());
+        let r = self.admit_inner(line, line_no, step).map_err(|e| match e {
             // A message may quote the trace: it is bounded and scrubbed like any text
             // that leaves the boundary (D1), stderr included.
             Error::Trace { line, reason } => Error::Trace {
@@ -219,6 +228,10 @@ impl Boundary {
             },
             other => other,
         });
+        if r.is_err() {
+            step.records.truncate(records);
+            step.out.truncate(out);
+        }
         self.broker_ns += t0.elapsed().as_nanos();
         r
     }
@@ -233,12 +246,8 @@ impl Boundary {
         step: &mut Step,
     ) -> (usize, Option<Error>) {
         for (i, line) in lines.iter().enumerate() {
-            match self.admit(line.as_ref(), first_line_no + i as u64) {
-                Ok(one) => {
-                    step.records.extend(one.records);
-                    step.out.extend_from_slice(&one.out);
-                }
-                Err(e) => return (i, Some(e)),
+            if let Err(e) = self.admit_into(line.as_ref(), first_line_no + i as u64, step) {
+                return (i, Some(e));
             }
             if self.stopped() || self.pending.is_some() {
                 return (i + 1, None);
@@ -247,10 +256,9 @@ impl Boundary {
         (lines.len(), None)
     }
 
-    fn admit_inner(&mut self, line: &[u8], n: u64) -> Result<Step, Error> {
-        let mut step = Step::default();
+    fn admit_inner(&mut self, line: &[u8], n: u64, step: &mut Step) -> Result<(), Error> {
         if self.stopped() {
-            return Ok(step);
+            return Ok(());
         }
         if line.len() > MAX_LINE {
             return Err(bad(
@@ -259,7 +267,7 @@ impl Boundary {
             ));
         }
         if line.iter().all(u8::is_ascii_whitespace) {
-            return Ok(step);
+            return Ok(());
         }
         self.size_hint = line.len();
         // serde_json checks the UTF-8 of every string it reads; the whole-line check only
@@ -311,7 +319,7 @@ impl Boundary {
                     self.thinking.feed(&text)
                 };
                 obj.insert("text".into(), Value::String(released));
-                self.emit(&ty, obj, &mut step);
+                self.emit(&ty, obj, step);
             }
             "tool_output_delta" => {
                 let text = text_field(&obj, n, &ty, "text")?;
@@ -322,7 +330,7 @@ impl Boundary {
                 let released = call.stream.feed(&text);
                 call.gather(&released);
                 obj.insert("text".into(), Value::String(released));
-                self.emit(&ty, obj, &mut step);
+                self.emit(&ty, obj, step);
             }
             "tool_end" => {
                 self.fields.map(&mut obj);
@@ -332,7 +340,7 @@ impl Boundary {
                         let tail = call.stream.flush();
                         if !tail.is_empty() {
                             call.gather(&tail);
-                            self.emit_delta("tool_output_delta", Some(&key), tail, &mut step);
+                            self.emit_delta("tool_output_delta", Some(&key), tail, step);
                         }
                         (call.output, call.truncated)
                     }
@@ -340,7 +348,7 @@ impl Boundary {
                 };
                 obj.insert("output".into(), Value::String(output));
                 obj.insert("output_truncated".into(), Value::Bool(truncated));
-                self.emit(&ty, obj, &mut step);
+                self.emit(&ty, obj, step);
             }
             "input_attachment" => {
                 let encoded = match obj.shift_remove("data_b64") {
@@ -362,24 +370,20 @@ impl Boundary {
                     obj.shift_remove("filename").unwrap_or(Value::Null),
                 );
                 rec.extend(obj);
-                self.emit(&ty, rec, &mut step);
+                self.emit(&ty, rec, step);
             }
             "turn_end" => {
-                check_turn_end(&obj, n)?;
+                let (used, estimate) = check_turn_end(&obj, n)?;
                 self.fields.map(&mut obj);
-                self.end_text_streams(&mut step);
-                let usage = obj.get("usage");
-                let used = count(usage, n, "usage", "input")?
-                    .saturating_add(count(usage, n, "usage", "output")?);
-                self.estimated_tokens =
-                    count(obj.get("context"), n, "context", "estimated_tokens")?;
-                self.emit(&ty, obj, &mut step);
+                self.end_text_streams(step);
+                self.estimated_tokens = estimate;
+                self.emit(&ty, obj, step);
                 if let Some(max) = self.cfg.max_turn_tokens.filter(|m| used > *m) {
                     self.limit = Some(max);
                     let text = format!(
                         "Stopped at limits.turnTokens ({max}). Raise it or split the work."
                     );
-                    self.emit_notice("limit", &text, &mut step);
+                    self.emit_notice("limit", &text, step);
                 }
                 self.turn += 1;
             }
@@ -405,7 +409,7 @@ impl Boundary {
                          ({} refused so far).",
                         self.artifacts_refused
                     );
-                    self.emit_notice("artifact_refused", &text, &mut step);
+                    self.emit_notice("artifact_refused", &text, step);
                 } else {
                     let field = |k: &str| obj.get(k).cloned().unwrap_or(Value::Null);
                     self.pending = Some(PendingArtifact {
@@ -426,7 +430,7 @@ impl Boundary {
                 {
                     self.cost = Some(usd.clone());
                 }
-                self.emit(&ty, obj, &mut step);
+                self.emit(&ty, obj, step);
             }
             "run_end" => {
                 self.fields.map(&mut obj);
@@ -447,21 +451,21 @@ impl Boundary {
                     }
                     None => return Err(bad(n, "run_end has no outcome")),
                 };
-                self.end_all_streams(&mut step);
+                self.end_all_streams(step);
                 let reason = obj.get("reason").cloned().unwrap_or(Value::Null);
                 let error = obj.get("error").cloned().unwrap_or(Value::Null);
                 self.end = Some((outcome, reason, error));
-                self.emit(&ty, obj, &mut step);
+                self.emit(&ty, obj, step);
             }
             _ => {
                 self.fields.map(&mut obj);
-                self.emit(&ty, obj, &mut step);
+                self.emit(&ty, obj, step);
             }
         }
         if let Some(turn) = event_turn {
             self.active_turn = turn;
         }
-        Ok(step)
+        Ok(())
     }
 
     fn tool(&mut self, key: String) -> &mut ToolCall {

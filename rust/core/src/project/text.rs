@@ -27,19 +27,30 @@ impl Stream {
         }
     }
 
+    /// The released bytes as text: after any bytes held from the last release, and
+    /// without a character the release point cut (kept for the next one, unless `end`).
     fn text(&mut self, released: Vec<u8>, end: bool) -> String {
-        let mut bytes = std::mem::take(&mut self.partial);
-        bytes.extend_from_slice(&released);
-        if !end {
-            if let Err(e) = std::str::from_utf8(&bytes) {
-                if e.error_len().is_none() {
-                    self.partial = bytes.split_off(e.valid_up_to());
-                }
-            }
-        }
+        let bytes = if self.partial.is_empty() {
+            released
+        } else {
+            let mut joined = std::mem::take(&mut self.partial);
+            joined.extend_from_slice(&released);
+            joined
+        };
         match String::from_utf8(bytes) {
             Ok(s) => s,
-            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+            Err(e) => {
+                let cut = e.utf8_error();
+                let mut bytes = e.into_bytes();
+                if !end && cut.error_len().is_none() {
+                    // Only the last character is incomplete: all before it is valid.
+                    self.partial = bytes.split_off(cut.valid_up_to());
+                }
+                match String::from_utf8(bytes) {
+                    Ok(s) => s,
+                    Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+                }
+            }
         }
     }
 
@@ -105,5 +116,23 @@ impl FieldScrubber {
             Value::Object(m) => m.values_mut().for_each(|i| self.value(i)),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Stream;
+    use crate::RuleSet;
+
+    /// A release point inside a character: its first bytes wait for the rest; at the
+    /// end of the stream they go out (replaced, never dropped silently).
+    #[test]
+    fn a_character_cut_by_a_release_waits_for_its_rest() {
+        let mut s = Stream::new(&RuleSet::builtin());
+        assert_eq!(s.text(b"caf\xc3".to_vec(), false), "caf");
+        assert_eq!(s.text(b"\xa9 ok".to_vec(), false), "\u{e9} ok");
+        assert_eq!(s.text(b"\xe2\x82".to_vec(), false), "");
+        assert_eq!(s.text(Vec::new(), true), "\u{fffd}");
+        assert_eq!(s.text(b"\xffx".to_vec(), false), "\u{fffd}x");
     }
 }

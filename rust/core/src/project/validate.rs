@@ -60,7 +60,7 @@ pub(super) fn text_field(
 
 /// A count field of `turn_end`: a non-negative integer, missing = 0. `obj` (usage,
 /// context, components) must be an object, or null / absent.
-pub(super) fn count(obj: Option<&Value>, line: u64, path: &str, k: &str) -> Result<u64, Error> {
+fn count(obj: Option<&Value>, line: u64, path: &str, k: &str) -> Result<u64, Error> {
     if let Some(o) = obj.filter(|o| !o.is_null() && !o.is_object()) {
         return Err(bad(
             line,
@@ -76,11 +76,12 @@ pub(super) fn count(obj: Option<&Value>, line: u64, path: &str, k: &str) -> Resu
 }
 
 /// E4 at admission: the counts of a `turn_end` are non-negative integers and the
-/// components never sum past the estimate.
-pub(super) fn check_turn_end(obj: &Map<String, Value>, n: u64) -> Result<(), Error> {
+/// components never sum past the estimate. Returns the turn's tokens (input + output)
+/// and its context estimate.
+pub(super) fn check_turn_end(obj: &Map<String, Value>, n: u64) -> Result<(u64, u64), Error> {
     let usage = obj.get("usage");
-    count(usage, n, "usage", "input")?;
-    count(usage, n, "usage", "output")?;
+    let used =
+        count(usage, n, "usage", "input")?.saturating_add(count(usage, n, "usage", "output")?);
     let context = obj.get("context");
     let estimate = count(context, n, "context", "estimated_tokens")?;
     let comps = context.and_then(|c| c.get("components"));
@@ -97,5 +98,5 @@ pub(super) fn check_turn_end(obj: &Map<String, Value>, n: u64) -> Result<(), Err
             ),
         ));
     }
-    Ok(())
+    Ok((used, estimate))
 }

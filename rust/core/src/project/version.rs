@@ -2,6 +2,8 @@
 //! and v8 (CONTRACT §4, docs/projection.md). Projection of one record is stateless, so a
 //! stored run re-projects to any version.
 
+use std::io::Write;
+
 use serde_json::{Map, Value};
 
 use crate::Error;
@@ -77,7 +79,8 @@ impl<'a> ObjWriter<'a> {
 
     pub(crate) fn uint(&mut self, k: &str, v: u64) -> &mut Self {
         self.key(k);
-        self.out.extend_from_slice(v.to_string().as_bytes());
+        // Formatted straight into the output: no string per number.
+        write!(self.out, "{v}").expect("write into memory");
         self
     }
 
