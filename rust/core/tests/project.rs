@@ -323,3 +323,124 @@ proptest! {
         prop_assert_eq!(ls.last().unwrap()["assistant_text"].as_str().unwrap(), whole.as_str());
     }
 }
+
+/// One field of a generated trace line: its key and its value's JSON.
+fn field_strategy() -> impl Strategy<Value = (String, String)> {
+    let text = prop_oneof![
+        "[a-z \n\"\\\\\u{e9}\u{1F600}\\x00-\\x1f]{0,30}",
+        (0..SECRETS.len(), 0usize..60, "[a-z ]{0,8}").prop_map(|(i, cut, p)| {
+            let s = format!("{p} {} x", SECRETS[i]);
+            s[..cut.min(s.len())].to_string()
+        }),
+        (0..SECRETS.len(), 0usize..60).prop_map(|(i, cut)| {
+            let s = format!("tail {} end", SECRETS[i]);
+            s[cut.min(s.len())..].to_string()
+        }),
+    ];
+    prop_oneof![
+        6 => text.clone().prop_map(|t| ("text".to_string(), json_str(&t))),
+        2 => text.prop_map(|t| {
+            // The same text with every character \u-escaped (surrogate pairs included).
+            let mut e = String::from("\"");
+            for u in t.encode_utf16() {
+                e.push_str(&format!("\\u{u:04x}"));
+            }
+            e.push('"');
+            ("text".to_string(), e)
+        }),
+        2 => proptest::sample::select(vec!["c1", "c2", "c\\u0031"])
+            .prop_map(|c| ("call_id".to_string(), format!("\"{c}\""))),
+        1 => (0..SECRETS.len()).prop_map(|i| ("note".to_string(), json_str(&format!("key {}", SECRETS[i])))),
+        1 => proptest::sample::select(vec![
+            ("seq", "\"9\""), ("turn", "\"7\""), ("run_id", "\"r\""), ("n", "5"),
+            ("obj", "{\"a\":\"b\"}"), ("text", "null"), ("text", "3"), ("call_id", "4"),
+            ("t\\u0065xt", "\"esc key\""), ("stream", "\"stdout\""), ("output", "\"o\""),
+        ]).prop_map(|(k, v)| (k.to_string(), v.to_string())),
+    ]
+}
+
+fn line_strategy() -> impl Strategy<Value = String> {
+    let ty = proptest::sample::select(vec![
+        "\"assistant_delta\"",
+        "\"assistant_delta\"",
+        "\"thinking_delta\"",
+        "\"tool_output_delta\"",
+        "\"tool_output_delta\"",
+        "\"tool_\\u006futput_delta\"",
+        "\"phase\"",
+        "\"\"",
+        "7",
+    ]);
+    let delta = (
+        ty,
+        proptest::collection::vec(field_strategy(), 0..4),
+        0usize..4,
+        "[ \t]{0,1}",
+    )
+        .prop_map(|(ty, fields, at, ws)| {
+            let mut parts: Vec<String> = fields
+                .iter()
+                .map(|(k, v)| format!("\"{k}\":{ws}{v}"))
+                .collect();
+            parts.insert(at.min(parts.len()), format!("\"type\"{ws}:{ty}"));
+            format!("{ws}{{{}}}{ws}", parts.join(","))
+        });
+    prop_oneof![
+        12 => delta,
+        1 => Just("{\"type\":\"turn_end\",\"usage\":{\"input\":1,\"output\":2}}".to_string()),
+        1 => proptest::sample::select(vec!["c1", "c2"])
+            .prop_map(|c| format!("{{\"type\":\"tool_end\",\"call_id\":\"{c}\",\"status\":\"ok\"}}")),
+        1 => Just("{\"type\":\"assistant_delta\",\"text\":\"cut".to_string()),
+        1 => Just("{\"type\":\"assistant_delta\",\"text\":\"\u{e9}\"}".replace('\u{e9}', "\u{fffd}")),
+    ]
+}
+
+/// What one admission gave: its records and published lines, or the error message.
+type Admitted = Result<(Vec<Vec<u8>>, String), String>;
+
+/// Admit `lines` (a bad line ends the run as the CLI ends it): every step's records
+/// and lines, then the normalized result.
+fn admit_all(mut b: Boundary, lines: &[Vec<u8>]) -> (Vec<Admitted>, String) {
+    let mut steps = Vec::new();
+    let mut finish = Finish::default();
+    for (i, line) in lines.iter().enumerate() {
+        match b.admit(line, i as u64 + 1) {
+            Ok(step) => steps.push(Ok((
+                step.records.into_iter().map(|r| r.body).collect(),
+                String::from_utf8(step.out).unwrap(),
+            ))),
+            Err(e) => {
+                steps.push(Err(e.to_string()));
+                finish.outcome = Some("failed".into());
+                break;
+            }
+        }
+    }
+    let (step, _) = b.finish(finish);
+    (steps, normalize(&step.out))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// The borrowed path for text deltas is an optimisation only: line by line, it
+    /// writes the same records and published lines (and refuses the same lines with the
+    /// same message) as the general path, in every version, whatever the fields, their
+    /// order, their escapes, a credential split across deltas or invalid UTF-8.
+    #[test]
+    fn delta_fast_path_equals_the_general_path(
+        lines in proptest::collection::vec(line_strategy(), 1..24),
+        bad_utf8 in proptest::option::of(0usize..24),
+        v in proptest::sample::select(SchemaVersion::SUPPORTED.to_vec()),
+    ) {
+        let mut bytes: Vec<Vec<u8>> = lines.iter().map(|l| l.clone().into_bytes()).collect();
+        if let Some(i) = bad_utf8 {
+            let i = i % bytes.len();
+            let at = bytes[i].len() / 2;
+            bytes[i].insert(at, 0xff);
+        }
+        let fast = admit_all(boundary(v, None), &bytes);
+        let general = admit_all(boundary(v, None).general_path_only(), &bytes);
+        prop_assert_eq!(fast, general);
+    }
+}

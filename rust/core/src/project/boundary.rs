@@ -3,15 +3,17 @@
 //! result at the end. One object per run holds the per-stream scrubbers (D2) and what
 //! the result needs (R1–R6). See docs/projection.md.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{Map, Value};
 
+use super::json::parse_flat;
 use super::text::{FieldScrubber, Stream, ToolCall};
 use super::validate::{bad, check_turn_end, portable_numbers, text_field};
-use super::version::{bounded, project_into, Fields, ObjWriter, SchemaVersion};
+use super::version::{bounded, project_into, project_text_delta, Fields, ObjWriter, SchemaVersion};
 use crate::scrub::{scrub, RuleSet, Scrubber};
 use crate::Error;
 
@@ -92,6 +94,8 @@ pub struct Boundary {
     /// The caller stores artifacts: a declaration waits in `pending` for its witness.
     artifact_store: bool,
     pending: Option<PendingArtifact>,
+    /// Text deltas take the borrowed path (`admit_delta`); false only in tests.
+    fast: bool,
 }
 
 /// An `artifact` declaration waiting for its durability witness (A2): the caller stores
@@ -138,6 +142,7 @@ impl Boundary {
             fields,
             artifact_store: false,
             pending: None,
+            fast: true,
         }
     }
 
@@ -245,6 +250,9 @@ impl Boundary {
         first_line_no: u64,
         step: &mut Step,
     ) -> (usize, Option<Error>) {
+        // The published lines are about as long as the trace lines: grow once.
+        step.out
+            .reserve(lines.iter().map(|l| l.as_ref().len()).sum::<usize>() + 64);
         for (i, line) in lines.iter().enumerate() {
             if let Err(e) = self.admit_into(line.as_ref(), first_line_no + i as u64, step) {
                 return (i, Some(e));
@@ -270,6 +278,9 @@ impl Boundary {
             return Ok(());
         }
         self.size_hint = line.len();
+        if self.fast && self.admit_delta(line, step).is_some() {
+            return Ok(());
+        }
         // serde_json checks the UTF-8 of every string it reads; the whole-line check only
         // runs to name the problem better when the parse failed.
         let value: Value = match serde_json::from_slice(line) {
@@ -326,7 +337,7 @@ impl Boundary {
                 obj.shift_remove("text");
                 self.fields.map(&mut obj);
                 let key = call_key(&obj);
-                let call = self.tool(key);
+                let call = self.tool(&key);
                 let released = call.stream.feed(&text);
                 call.gather(&released);
                 obj.insert("text".into(), Value::String(released));
@@ -468,13 +479,80 @@ impl Boundary {
         Ok(())
     }
 
-    fn tool(&mut self, key: String) -> &mut ToolCall {
-        let rules = &self.cfg.rules;
-        self.tools.entry(key).or_insert_with(|| ToolCall {
-            stream: Stream::new(rules),
-            output: String::new(),
-            truncated: false,
-        })
+    /// The common line, admitted without a `Value` tree: a text delta whose fields are
+    /// all strings (most of a trace). `None`, before any state changed, leaves the line
+    /// to the general path, which writes the same record and line and names any error
+    /// (a test holds the two paths to the same output).
+    fn admit_delta(&mut self, line: &[u8], step: &mut Step) -> Option<()> {
+        let fields = parse_flat(std::str::from_utf8(line).ok()?)?;
+        let ty = match fields.iter().find(|(k, _)| k == "type")?.1.as_ref() {
+            "assistant_delta" => "assistant_delta",
+            "thinking_delta" => "thinking_delta",
+            "tool_output_delta" => "tool_output_delta",
+            _ => return None,
+        };
+        let mut text = Cow::Borrowed("");
+        let mut kept = Vec::with_capacity(fields.len());
+        for (k, v) in fields {
+            match k.as_ref() {
+                "type" | "seq" | "turn" | "run_id" => {}
+                "text" => text = v,
+                _ => {
+                    let v = self.fields.text(&v).map_or(v, Cow::Owned);
+                    kept.push((k, v));
+                }
+            }
+        }
+        let released = match ty {
+            "assistant_delta" => {
+                let t = self.assistant.feed(&text);
+                self.answer_push(&t);
+                t
+            }
+            "thinking_delta" => self.thinking.feed(&text),
+            _ => {
+                let key = kept.iter().find(|(k, _)| k == "call_id");
+                let call = self.tool(key.map_or("", |(_, v)| v));
+                let t = call.stream.feed(&text);
+                call.gather(&t);
+                t
+            }
+        };
+        self.seq += 1;
+        let mut body = Vec::with_capacity(self.size_hint + 64);
+        let mut w = ObjWriter::new(&mut body);
+        w.uint("seq", self.seq)
+            .uint("turn", self.turn)
+            .str("type", ty);
+        for (k, v) in &kept {
+            w.str(k, v);
+        }
+        let at = w.str_at("text", &released);
+        w.end();
+        let (seq, turn, v) = (self.seq, self.turn, self.cfg.version);
+        project_text_delta(ty, seq, turn, &released, &body[at], v, &mut step.out);
+        step.records.push(self.record(ty, body));
+        self.active_turn = self.turn;
+        Some(())
+    }
+
+    /// Admit every line by the general path only (tests compare the two paths).
+    #[doc(hidden)]
+    pub fn general_path_only(mut self) -> Boundary {
+        self.fast = false;
+        self
+    }
+
+    fn tool(&mut self, key: &str) -> &mut ToolCall {
+        if !self.tools.contains_key(key) {
+            let call = ToolCall {
+                stream: Stream::new(&self.cfg.rules),
+                output: String::new(),
+                truncated: false,
+            };
+            self.tools.insert(key.to_string(), call);
+        }
+        self.tools.get_mut(key).expect("just inserted")
     }
 
     fn answer_push(&mut self, t: &str) {
@@ -509,12 +587,17 @@ impl Boundary {
             self.cfg.version,
             &mut step.out,
         );
-        step.records.push(Record {
+        step.records.push(self.record(ty, body));
+    }
+
+    /// The record of the event just numbered.
+    fn record(&self, ty: &str, body: Vec<u8>) -> Record {
+        Record {
             seq: self.seq,
             turn: self.turn,
             kind: ty.to_string(),
             body,
-        });
+        }
     }
 
     fn emit_delta(&mut self, ty: &str, call_id: Option<&str>, text: String, step: &mut Step) {

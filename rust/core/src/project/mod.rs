@@ -4,6 +4,7 @@
 //! `validate` says what a line must be, `text` holds the run's scrubbed streams.
 
 mod boundary;
+mod json;
 mod text;
 mod validate;
 mod version;

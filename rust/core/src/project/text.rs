@@ -99,17 +99,22 @@ impl FieldScrubber {
         obj.values_mut().for_each(|v| self.value(v));
     }
 
+    /// One string value scrubbed: `None` when it is unchanged.
+    pub(super) fn text(&mut self, s: &str) -> Option<String> {
+        if !self.scrubber.has_keyword(s.as_bytes()) {
+            return None; // nothing a rule could start at: unchanged
+        }
+        self.out.clear();
+        self.scrubber.feed(s.as_bytes(), &mut self.out);
+        self.scrubber.flush(&mut self.out);
+        (self.out != s.as_bytes()).then(|| String::from_utf8_lossy(&self.out).into_owned())
+    }
+
     fn value(&mut self, v: &mut Value) {
         match v {
             Value::String(s) => {
-                if !self.scrubber.has_keyword(s.as_bytes()) {
-                    return; // nothing a rule could start at: unchanged
-                }
-                self.out.clear();
-                self.scrubber.feed(s.as_bytes(), &mut self.out);
-                self.scrubber.flush(&mut self.out);
-                if self.out != s.as_bytes() {
-                    *s = String::from_utf8_lossy(&self.out).into_owned();
+                if let Some(scrubbed) = self.text(s) {
+                    *s = scrubbed;
                 }
             }
             Value::Array(items) => items.iter_mut().for_each(|i| self.value(i)),

@@ -2,10 +2,9 @@
 //! and v8 (CONTRACT §4, docs/projection.md). Projection of one record is stateless, so a
 //! stored run re-projects to any version.
 
-use std::io::Write;
-
 use serde_json::{Map, Value};
 
+use super::json::{write_str, write_u64, write_value};
 use crate::Error;
 
 /// A CLI stream schema version (O2). 7 is the resident protocol, never a CLI stream.
@@ -58,8 +57,7 @@ impl<'a> ObjWriter<'a> {
 
     pub(crate) fn value(&mut self, k: &str, v: &Value) -> &mut Self {
         self.key(k);
-        // Writing a `Value` into a Vec cannot fail.
-        serde_json::to_writer(&mut *self.out, v).expect("serialize into memory");
+        write_value(self.out, v);
         self
     }
 
@@ -67,7 +65,7 @@ impl<'a> ObjWriter<'a> {
     pub(crate) fn value_at(&mut self, k: &str, v: &Value) -> std::ops::Range<usize> {
         self.key(k);
         let start = self.out.len();
-        serde_json::to_writer(&mut *self.out, v).expect("serialize into memory");
+        write_value(self.out, v);
         start..self.out.len()
     }
 
@@ -77,10 +75,17 @@ impl<'a> ObjWriter<'a> {
         self
     }
 
+    /// Write a string field; returns where its value's JSON lies in the output.
+    pub(crate) fn str_at(&mut self, k: &str, v: &str) -> std::ops::Range<usize> {
+        self.key(k);
+        let start = self.out.len();
+        write_str(self.out, v);
+        start..self.out.len()
+    }
+
     pub(crate) fn uint(&mut self, k: &str, v: u64) -> &mut Self {
         self.key(k);
-        // Formatted straight into the output: no string per number.
-        write!(self.out, "{v}").expect("write into memory");
+        write_u64(self.out, v);
         self
     }
 
@@ -93,10 +98,6 @@ impl<'a> ObjWriter<'a> {
     pub(crate) fn end(&mut self) {
         self.out.push(b'}');
     }
-}
-
-pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
-    serde_json::to_writer(&mut *out, s).expect("serialize into memory");
 }
 
 fn field<'a>(rec: &'a Map<String, Value>, k: &str) -> &'a Value {
@@ -176,6 +177,55 @@ fn submission_notice(ty: &str, rec: &Map<String, Value>) -> Option<String> {
     })
 }
 
+/// Open a published line: its type, then the envelope every event has.
+fn header<'o>(
+    out: &'o mut Vec<u8>,
+    published: &str,
+    v: SchemaVersion,
+    seq: u64,
+    turn: u64,
+) -> ObjWriter<'o> {
+    let mut w = ObjWriter::new(out);
+    w.str("type", published)
+        .uint("schema_version", u64::from(v.get()))
+        .uint("seq", seq)
+        .uint("turn", turn);
+    w
+}
+
+/// The published type of a text delta record (`None`: tool output, which only
+/// `tool_end` publishes).
+fn delta_type(ty: &str) -> Option<&'static str> {
+    match ty {
+        "assistant_delta" => Some("assistant_text"),
+        "thinking_delta" => Some("thinking"),
+        _ => None,
+    }
+}
+
+/// The published line of a text delta record whose released `text` was just written
+/// as `text_json`: what [`project_into`] writes for it, without a field map.
+pub(crate) fn project_text_delta(
+    ty: &str,
+    seq: u64,
+    turn: u64,
+    text: &str,
+    text_json: &[u8],
+    v: SchemaVersion,
+    out: &mut Vec<u8>,
+) {
+    let Some(published) = delta_type(ty) else {
+        return;
+    };
+    if text.is_empty() {
+        return;
+    }
+    let mut w = header(out, published, v, seq, turn);
+    w.raw("text", text_json);
+    w.end();
+    out.push(b'\n');
+}
+
 /// Append the published line of one record (with its newline) to `out`, or nothing when
 /// the version does not publish it. The record is already redacted.
 pub(crate) fn project_into(
@@ -193,11 +243,7 @@ pub(crate) fn project_into(
             if matches!(field(rec, "text"), Value::String(s) if s.is_empty()) {
                 return;
             }
-            if ty == "assistant_delta" {
-                "assistant_text"
-            } else {
-                "thinking"
-            }
+            delta_type(ty).expect("a text delta")
         }
         "input_attachment" if ver < 5 => return,
         "approval_resolved"
@@ -226,11 +272,7 @@ pub(crate) fn project_into(
         t if WORKFLOW.contains(&t) => ty,
         _ => return,
     };
-    let mut w = ObjWriter::new(out);
-    w.str("type", published)
-        .uint("schema_version", ver as u64)
-        .uint("seq", seq)
-        .uint("turn", turn);
+    let mut w = header(out, published, v, seq, turn);
     let copy = |w: &mut ObjWriter, keys: &[&str]| {
         for k in keys {
             src.put(w, k);
