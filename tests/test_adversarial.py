@@ -129,6 +129,40 @@ def test_project_cli_matches_iteron_and_reports_bad_lines(tmp_path):
     assert r.returncode == 64 and r.stdout == b""
 
 
+def test_project_cli_streams_each_line_as_it_arrives():
+    """`scrubline project` is a streaming filter: a line written to a live pipe is
+    published before the next one arrives (not held until a batch fills or stdin ends).
+    The held-back credential tail is released by the next delta, as in any stream (D2)."""
+    import select
+
+    proc = subprocess.Popen([*PROJECT], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+
+        def next_line(timeout: float = 20) -> dict:
+            ready, _, _ = select.select([proc.stdout], [], [], timeout)
+            assert ready, "no line within the timeout: the filter is holding its input"
+            return json.loads(proc.stdout.readline())
+
+        proc.stdin.write(b'{"type":"assistant_delta","text":"hello world.\\n"}\n')
+        proc.stdin.flush()
+        assert next_line()["text"] == "hello world.\n"
+        proc.stdin.write(b'{"type":"assistant_delta","text":"token ' + GHP[:10].encode() + b'"}\n')
+        proc.stdin.flush()
+        assert next_line()["text"] == "token "  # the credential's start is held back
+        proc.stdin.write(
+            b'{"type":"assistant_delta","text":"' + GHP[10:].encode() + b' ok.\\n"}\r\n'
+        )
+        proc.stdin.flush()
+        assert next_line()["text"] == "[REDACTED:github-pat] ok.\n"
+        proc.stdin.write(b'{"type":"run_end","outcome":"done"}')  # no newline: ends at EOF
+        proc.stdin.close()
+        rest = proc.stdout.read().splitlines()
+        assert [json.loads(x)["type"] for x in rest] == ["run_done", "result"]
+        assert proc.wait(timeout=20) == 0
+    finally:
+        proc.kill()
+
+
 @pytest.mark.slow
 def test_project_cli_a_million_events_in_bounded_memory(tmp_path):
     """10^6 tiny events (and 64 MiB of one tool's output) stream through in bounded

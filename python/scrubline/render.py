@@ -1,15 +1,48 @@
-"""The ``text`` format (O1): the run for a person. The answer as it streams, one line per
-finished tool, notices and the outcome; colours only on a terminal. Rendered from the
-same redacted records the store holds, so it can show nothing the store would not.
+"""The output formats of a run (O1). ``stream-json`` writes every projected line once it
+is durable; ``json`` writes only the result; ``text`` is the run for a person: the answer
+as it streams, one line per finished tool, notices and the outcome, colours only on a
+terminal. Text is rendered from the same redacted records the store holds, so it can show
+nothing the store would not.
 """
 
 from __future__ import annotations
 
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 import orjson
 
 from scrubline.store import Record
+
+
+class StreamSink:
+    """stream-json: every projected line as it becomes durable, the result last."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self.out = out
+
+    def batch(self, records: list[Record], data: list[bytes]) -> None:
+        if data:
+            self.out.write(b"".join(data))
+            self.out.flush()
+
+    def end(self, records: list[Record], data: bytes, result: bytes) -> None:
+        self.out.write(data)
+        self.out.flush()
+
+
+class JsonSink:
+    """json: exactly one object, the result."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self.out = out
+
+    def batch(self, records: list[Record], data: list[bytes]) -> None:
+        pass
+
+    def end(self, records: list[Record], data: bytes, result: bytes) -> None:
+        self.out.write(result + b"\n")
+        self.out.flush()
+
 
 _MARK = {"completed": "✓", "failed": "✗", "denied": "⊘"}
 

@@ -8,11 +8,13 @@ flag so a signal ends a run promptly even while the runtime is silent.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import select
 import shlex
 import signal
+import stat
 import subprocess
 import time
 from collections.abc import Callable, Iterator
@@ -24,8 +26,10 @@ from scrubline.errors import TraceError
 
 #: The bound on one trace line, newline excluded (trace.md).
 MAX_LINE = 8 << 20
-#: Lines per batch when the source never blocks (a replayed file).
-BATCH = 256
+#: One read of a trace file: a batch is what one read brought (one commit each).
+FILE_CHUNK = 1 << 18
+#: One read of a pipe: what is available, at most this much.
+PIPE_CHUNK = 1 << 16
 
 Batch = list[tuple[int, bytes]]
 
@@ -39,8 +43,8 @@ class RuntimeFailed(Exception):
         self.reason = reason
 
 
-def too_long(line_no: int) -> TraceError:
-    return TraceError(f"trace line {line_no}: line exceeds {MAX_LINE} bytes", line_no)
+def too_long(max_line: int, line_no: int) -> TraceError:
+    return TraceError(f"trace line {line_no}: line exceeds {max_line} bytes", line_no)
 
 
 class Replay:
@@ -58,34 +62,79 @@ class Replay:
             return cls(Path(p))
 
     def batches(self, stop: Callable[[], bool]) -> Iterator[Batch]:
+        """Every complete line that has arrived, as soon as it has arrived: a live pipe
+        is a stream (each read yields what it brought), a file is read in large reads
+        (fewer, larger batches: fewer commits). The start of a line whose newline has
+        not come is held, bounded by MAX_LINE."""
         f = self.stream if self.stream is not None else open(self.path, "rb")  # noqa: SIM115
         try:
-            n = 0
-            batch: Batch = []
-            while True:
-                line = f.readline(MAX_LINE + 2)
-                if not line:
-                    break
-                n += 1
-                if line.endswith(b"\n"):
-                    line = line[:-1]
-                    if line.endswith(b"\r"):
-                        line = line[:-1]
-                if len(line) > MAX_LINE:
-                    if batch:
-                        yield batch
-                    raise too_long(n)
-                batch.append((n, line))
-                if len(batch) >= BATCH:
-                    yield batch
-                    batch = []
-                    if stop():
-                        return
-            if batch:
-                yield batch
+            yield from _lines(_reader(f, stop), stop)
         finally:
             if self.stream is None:
                 f.close()
+
+
+def _reader(f: BinaryIO, stop: Callable[[], bool]) -> Callable[[], bytes]:
+    """A read of what is available now (b"" at the end, or once ``stop`` is set). A
+    pipe or terminal is read by its descriptor, polled, so a signal ends the run while
+    the writer is silent (the stream must be unread: nothing is buffered in ``f``)."""
+    read1 = getattr(f, "read1", f.read)
+    try:
+        fd = f.fileno()
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        regular = True  # no descriptor (an in-memory stream): it never blocks
+    if regular:
+        return lambda: read1(FILE_CHUNK)
+
+    def read() -> bytes:
+        while not stop():
+            ready, _, _ = select.select([fd], [], [], 0.1)
+            if ready:
+                return os.read(fd, PIPE_CHUNK)
+        return b""
+
+    return read
+
+
+def _lines(
+    read: Callable[[], bytes], stop: Callable[[], bool], max_line: int = MAX_LINE
+) -> Iterator[Batch]:
+    n = 0  # lines yielded so far
+    held: list[bytes] = []  # a line's start, its newline not yet read
+    held_len = 0
+    while chunk := read():
+        if b"\n" not in chunk:
+            held.append(chunk)
+            held_len += len(chunk)
+            if held_len > max_line + 1:  # one more byte could be the \r of \r\n
+                raise too_long(max_line, n + 1)
+            continue
+        data = b"".join([*held, chunk]) if held else chunk
+        # A line ends at \n; one \r before it goes too (a \r\n split across reads
+        # meets again in ``data``, the held start has no \n).
+        lines = data.replace(b"\r\n", b"\n").split(b"\n")
+        tail = lines.pop()
+        held, held_len = ([tail], len(tail)) if tail else ([], 0)
+        if (
+            len(data) > max_line
+            and (bad := next((i for i, x in enumerate(lines) if len(x) > max_line), None))
+            is not None
+        ):
+            if bad:
+                yield list(enumerate(lines[:bad], n + 1))
+            raise too_long(max_line, n + bad + 1)
+        yield list(enumerate(lines, n + 1))
+        n += len(lines)
+        if stop():
+            return
+        if held_len > max_line + 1:
+            raise too_long(max_line, n + 1)
+    if held and not stop():  # the end of the input, not a stop: the last line
+        last = b"".join(held)
+        if len(last) > max_line:
+            raise too_long(max_line, n + 1)
+        yield [(n + 1, last)]
 
 
 class Child:
@@ -133,41 +182,24 @@ class Child:
         assert self.proc is not None and self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + self.timeout if self.timeout else None
-        buf = bytearray()
-        n = 0
-        while not stop():
-            wait = 0.1
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise RuntimeFailed(
-                        "runtime_timeout",
-                        f"the runtime did not finish within --timeout {self.timeout:g} s",
-                    )
-                wait = min(wait, left)
-            ready, _, _ = select.select([fd], [], [], wait)
-            if not ready:
-                continue
-            chunk = os.read(fd, 1 << 16)
-            if not chunk:
-                if buf:
-                    n += 1
-                    yield [(n, bytes(buf))]
-                return
-            buf += chunk
-            batch: Batch = []
-            start = 0
-            while (nl := buf.find(b"\n", start)) >= 0:
-                n += 1
-                batch.append((n, bytes(buf[start:nl]).rstrip(b"\r")))
-                start = nl + 1
-            del buf[:start]
-            if len(buf) > MAX_LINE:
-                if batch:
-                    yield batch
-                raise too_long(n + 1)
-            if batch:
-                yield batch
+
+        def read() -> bytes:
+            while not stop():
+                wait = 0.1
+                if deadline is not None:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        raise RuntimeFailed(
+                            "runtime_timeout",
+                            f"the runtime did not finish within --timeout {self.timeout:g} s",
+                        )
+                    wait = min(wait, left)
+                ready, _, _ = select.select([fd], [], [], wait)
+                if ready:
+                    return os.read(fd, PIPE_CHUNK)
+            return b""
+
+        yield from _lines(read, stop)
 
     def exit_status(self, wait: float = 2.0) -> int | None:
         """The runtime's exit status once it has exited (waiting up to ``wait`` s)."""

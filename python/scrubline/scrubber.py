@@ -4,7 +4,6 @@ and the ``Scrubber`` users construct. The work is done by ``scrubline._core``.""
 from __future__ import annotations
 
 import os
-import tomllib
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -42,6 +41,8 @@ def load_rules_file(path: str | os.PathLike[str]) -> list[dict[str, object]]:
     Raises ``ConfigError`` for an unreadable file, bad TOML or an unknown key; the core
     raises ``RuleError`` (naming the rule) for a pattern or class that does not compile.
     """
+    import tomllib  # only when a rules file is given: not on every start
+
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as e:

@@ -22,7 +22,6 @@ import argparse
 import os
 import signal
 import sys
-from typing import BinaryIO
 
 import orjson
 
@@ -31,46 +30,16 @@ from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS, Boundary
 from scrubline.artifacts import ArtifactError, ContentStore
 from scrubline.cli.argv import EXIT_USAGE, FORMATS, Parser, UsageError, add_source, source
 from scrubline.errors import ConfigError, StoreError
-from scrubline.render import TextSink
+from scrubline.render import JsonSink, StreamSink, TextSink
 from scrubline.run import RunOptions, execute
 from scrubline.scrubber import env_literals
 from scrubline.sessions import SessionError
-from scrubline.store import Record, Store, home, new_run_id
+from scrubline.store import Store, home, new_run_id
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 65
 #: The resident App Server protocol (not a CLI stream version, O5).
 RESIDENT_PROTOCOL_VERSION = 7
-
-
-class StreamSink:
-    """stream-json: every projected line as it becomes durable, the result last."""
-
-    def __init__(self, out: BinaryIO) -> None:
-        self.out = out
-
-    def batch(self, records: list[Record], data: list[bytes]) -> None:
-        if data:
-            self.out.write(b"".join(data))
-            self.out.flush()
-
-    def end(self, records: list[Record], data: bytes, result: bytes) -> None:
-        self.out.write(data)
-        self.out.flush()
-
-
-class JsonSink:
-    """json: exactly one object, the result."""
-
-    def __init__(self, out: BinaryIO) -> None:
-        self.out = out
-
-    def batch(self, records: list[Record], data: list[bytes]) -> None:
-        pass
-
-    def end(self, records: list[Record], data: bytes, result: bytes) -> None:
-        self.out.write(result + b"\n")
-        self.out.flush()
 
 
 def parser() -> Parser:

@@ -122,7 +122,7 @@ def _scrub(args: argparse.Namespace) -> int:
 
 
 def _project(args: argparse.Namespace) -> int:
-    from scrubline.cli.iteron import StreamSink
+    from scrubline.render import StreamSink
     from scrubline.run import RunOptions, execute
     from scrubline.runtime import Replay
     from scrubline.scrubber import env_literals
