@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scrubline import TraceError
-from scrubline.runtime import _lines
+from scrubline.runtime import _lines, lines_of
 
 PROJECT = [sys.executable, "-m", "scrubline", "project"]
 
@@ -55,8 +55,9 @@ def test_lines_split_like_a_line_reader_whatever_the_reads(data, cuts, max_line)
     err = None
     try:
         for batch in _lines(lambda: next(reads), lambda: False, max_line):
-            assert batch, "no empty batch"
-            got.extend(batch)
+            assert batch[1], "no empty batch"
+            assert batch[0] == len(got) + 1, "batches are numbered consecutively"
+            got.extend(lines_of(batch))
     except TraceError as e:
         err = e.line
     want, want_err = reference(raw, max_line)

@@ -325,3 +325,66 @@ fn check_step_records(step: &scrubline_core::Step, seq: &mut u64) {
         assert_eq!(v["type"].as_str(), Some(r.kind.as_str()));
     }
 }
+
+/// One boundary over `lines`: each line's records and published bytes, or its error.
+fn admit_each(mut b: Boundary, lines: &[&[u8]]) -> Vec<Result<(Vec<Vec<u8>>, Vec<u8>), String>> {
+    let mut steps = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        match b.admit(line, i as u64 + 1) {
+            Ok(step) => steps.push(Ok((
+                step.records.into_iter().map(|r| r.body).collect(),
+                step.out,
+            ))),
+            Err(e) => {
+                steps.push(Err(e.to_string()));
+                break;
+            }
+        }
+        if b.stopped() {
+            break;
+        }
+    }
+    steps
+}
+
+/// The boundary's two ways in agree (docs/projection.md, "Two ways in, one output"):
+/// the borrowed path for text deltas and the general path give the same records,
+/// lines and errors, line by line; and `admit_block` over the lines joined by `\n`
+/// gives what they give together.
+pub fn check_paths(lines: &[&[u8]], version: u8) {
+    let new = || {
+        Boundary::new(BoundaryConfig {
+            version: SchemaVersion::new(version as i64).expect("a supported version"),
+            run_id: "fuzz-run".into(),
+            rules: RuleSet::builtin(),
+            max_turn_tokens: None,
+        })
+    };
+    let fast = admit_each(new(), lines);
+    let general = admit_each(new().general_path_only(), lines);
+    assert_eq!(fast, general, "the borrowed and general paths differ");
+    // A block cannot hold lines with a newline inside; `split` never makes one.
+    let block = lines.join(&b'\n');
+    let mut b = new();
+    let mut step = scrubline_core::Step::default();
+    let (n, _, err) = b.admit_block(&block, 1, &mut step);
+    let ok = fast.iter().take_while(|s| s.is_ok()).count();
+    let ended = fast.len() == ok && ok < lines.len(); // the run stopped before the end
+                                                      // An empty last line after the last newline is no line of the block.
+    let counted = if block.is_empty() {
+        0
+    } else {
+        lines.len() - usize::from(lines.last().is_some_and(|l| l.is_empty()))
+    };
+    assert_eq!(
+        n as usize,
+        if ended { ok } else { ok.min(counted) },
+        "admit_block consumed another count"
+    );
+    assert_eq!(
+        err.map(|e| e.to_string()),
+        fast.get(ok).and_then(|s| s.clone().err())
+    );
+    let out: Vec<u8> = fast.iter().flatten().flat_map(|(_, o)| o.clone()).collect();
+    assert_eq!(step.out, out, "admit_block published other lines");
+}

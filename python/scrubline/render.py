@@ -22,7 +22,7 @@ class StreamSink:
 
     def batch(self, records: list[Record], data: list[bytes]) -> None:
         if data:
-            self.out.write(b"".join(data))
+            self.out.write(data[0] if len(data) == 1 else b"".join(data))
             self.out.flush()
 
     def end(self, records: list[Record], data: bytes, result: bytes) -> None:

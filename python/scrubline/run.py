@@ -23,7 +23,7 @@ import orjson
 from scrubline._core import Boundary, scrub_bytes
 from scrubline.artifacts import MAX_PER_RUN, ArtifactError, ContentStore, address, decode_content
 from scrubline.errors import TraceError
-from scrubline.runtime import Batch, Child, Replay, RuntimeFailed
+from scrubline.runtime import Batch, Child, Replay, RuntimeFailed, lines_of
 from scrubline.store import NoStore, Record, Store, new_run_id
 
 #: Exit codes of R6 beyond the result's own.
@@ -138,13 +138,12 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
         """The whole batch through the boundary in as few calls as its artifacts allow.
         Line numbers in a batch are consecutive."""
         nonlocal admission_ns
-        lines = [line for _, line in batch]
-        first = batch[0][0]
-        done = 0
-        while done < len(lines) and not (boundary.stopped or stop()):
+        first, block = batch
+        while block and not (boundary.stopped or stop()):
             t0 = time.perf_counter_ns()
-            n, recs, out, err = boundary.admit_batch(lines[done:], first + done, records=keep)
-            done += n
+            n, used, recs, out, err = boundary.admit_block(block, first, records=keep)
+            first += n
+            block = block[used:]
             records.extend(recs)
             if out:
                 data.append(out)
@@ -156,7 +155,7 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
     def admit_lines(batch: Batch, records: list[Record], data: list[bytes]) -> None:
         """Line by line, for an observer that must see each record as it comes."""
         nonlocal admission_ns
-        for line_no, line in batch:
+        for line_no, line in lines_of(batch):
             t0 = time.perf_counter_ns()
             before = len(records)
             try:

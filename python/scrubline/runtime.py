@@ -1,7 +1,7 @@
 """Runtime sources: where a run's trace lines come from (CONTRACT §1).
 
-A source yields batches of ``(line_number, line_bytes)``: what is available now, so the
-run can make the whole batch durable with one commit before emitting it. Reads are
+A source yields batches of ``(first_line_number, block)``: the whole lines available
+now, so the run can make the whole batch durable with one commit before emitting it. Reads are
 bounded (a line over 8 MiB is refused without being held), and a source polls a stop
 flag so a signal ends a run promptly even while the runtime is silent.
 """
@@ -18,10 +18,10 @@ import stat
 import subprocess
 import time
 from collections.abc import Callable, Iterator
-from importlib import resources
 from pathlib import Path
 from typing import BinaryIO
 
+from scrubline._core import count_lines
 from scrubline.errors import TraceError
 
 #: The bound on one trace line, newline excluded (trace.md).
@@ -31,7 +31,9 @@ FILE_CHUNK = 1 << 18
 #: One read of a pipe: what is available, at most this much.
 PIPE_CHUNK = 1 << 16
 
-Batch = list[tuple[int, bytes]]
+#: ``(first_line_no, block)``: the whole lines one read brought, each ended by ``\n``
+#: (only the input's last line may lack it), split by the boundary (``admit_block``).
+Batch = tuple[int, bytes]
 
 
 class RuntimeFailed(Exception):
@@ -57,6 +59,8 @@ class Replay:
 
     @classmethod
     def demo(cls) -> Replay:
+        from importlib import resources  # only for the demo: not on every start
+
         ref = resources.files("scrubline") / "data" / "demo.trace.jsonl"
         with resources.as_file(ref) as p:
             return cls(Path(p))
@@ -113,19 +117,20 @@ def _lines(
         data = b"".join([*held, chunk]) if held else chunk
         # A line ends at \n; one \r before it goes too (a \r\n split across reads
         # meets again in ``data``, the held start has no \n).
-        lines = data.replace(b"\r\n", b"\n").split(b"\n")
-        tail = lines.pop()
+        if b"\r" in data:  # rare: skip a byte-by-byte pass when there is none
+            data = data.replace(b"\r\n", b"\n")
+        cut = data.rfind(b"\n") + 1
+        block, tail = (data, b"") if cut == len(data) else (data[:cut], data[cut:])
         held, held_len = ([tail], len(tail)) if tail else ([], 0)
-        if (
-            len(data) > max_line
-            and (bad := next((i for i, x in enumerate(lines) if len(x) > max_line), None))
-            is not None
-        ):
-            if bad:
-                yield list(enumerate(lines[:bad], n + 1))
-            raise too_long(max_line, n + bad + 1)
-        yield list(enumerate(lines, n + 1))
-        n += len(lines)
+        if len(block) > max_line:  # rare (a long read): is one of its lines too long?
+            lines = block.split(b"\n")
+            bad = next((i for i, x in enumerate(lines) if len(x) > max_line), None)
+            if bad is not None:
+                if bad:
+                    yield n + 1, b"".join(x + b"\n" for x in lines[:bad])
+                raise too_long(max_line, n + bad + 1)
+        yield n + 1, block
+        n += count_lines(block)
         if stop():
             return
         if held_len > max_line + 1:
@@ -134,7 +139,16 @@ def _lines(
         last = b"".join(held)
         if len(last) > max_line:
             raise too_long(max_line, n + 1)
-        yield [(n + 1, last)]
+        yield n + 1, last
+
+
+def lines_of(batch: Batch) -> list[tuple[int, bytes]]:
+    """A batch as numbered lines (for a caller that takes them one by one)."""
+    first, block = batch
+    lines = block.split(b"\n")
+    if block.endswith(b"\n"):
+        lines.pop()
+    return list(enumerate(lines, first))
 
 
 class Child:

@@ -1,5 +1,6 @@
 //! The run boundary alone, in Rust: a trace file through `Boundary::admit_many` in
 //! batches of 256 lines, ROUNDS times (default 3); prints events/s of the best round.
+//! `NO_RECORDS=1` keeps no records, as `scrubline project` does.
 //! For profiles without Python in the way:
 //!
 //!     python benches/traces.py 10000 /tmp/t10k.jsonl
@@ -12,6 +13,7 @@ use scrubline_core::{Boundary, BoundaryConfig, Finish, RuleSet, SchemaVersion, S
 fn main() {
     let path = std::env::args().nth(1).expect("a trace file");
     let rounds: usize = std::env::var("ROUNDS").map_or(3, |r| r.parse().unwrap());
+    let no_records = std::env::var("NO_RECORDS").is_ok_and(|v| v == "1");
     let data = std::fs::read(path).expect("readable trace");
     let lines: Vec<&[u8]> = data
         .split(|&c| c == b'\n')
@@ -29,7 +31,10 @@ fn main() {
         let mut out = 0usize;
         let mut n = 0usize;
         for chunk in lines.chunks(256) {
-            let mut step = Step::default();
+            let mut step = Step {
+                no_records,
+                ..Default::default()
+            };
             let (done, err) = b.admit_many(chunk, n as u64 + 1, &mut step);
             assert!(err.is_none() && done == chunk.len());
             out += step.out.len() + step.records.iter().map(|r| r.body.len()).sum::<usize>();

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use scrubline_core::{Boundary, BoundaryConfig, Error, Finish, RuleSet, SchemaVersion};
+use scrubline_core::{Boundary, BoundaryConfig, Error, Finish, RuleSet, SchemaVersion, Step};
 use serde_json::Value;
 
 fn traces_dir() -> PathBuf {
@@ -441,6 +441,62 @@ proptest! {
         }
         let fast = admit_all(boundary(v, None), &bytes);
         let general = admit_all(boundary(v, None).general_path_only(), &bytes);
-        prop_assert_eq!(fast, general);
+        prop_assert_eq!(&fast, &general);
+        // A caller that keeps no records gets the same published lines.
+        let mut b = boundary(v, None);
+        let mut lean = Vec::new();
+        for (i, line) in bytes.iter().enumerate() {
+            let mut step = Step { no_records: true, ..Default::default() };
+            match b.admit_many(std::slice::from_ref(line), i as u64 + 1, &mut step) {
+                (_, None) => {
+                    prop_assert!(step.records.is_empty());
+                    lean.push(Ok(String::from_utf8(step.out).unwrap()));
+                }
+                (_, Some(e)) => {
+                    lean.push(Err(e.to_string()));
+                    break;
+                }
+            }
+        }
+        let published: Vec<Result<String, String>> = fast.0.iter()
+            .map(|r| r.clone().map(|(_, out)| out))
+            .collect();
+        prop_assert_eq!(lean, published);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// `admit_block` (a read's lines in one buffer, split by the boundary) admits
+    /// exactly what `admit_many` admits over the same lines: the same records, lines,
+    /// stop and error, and it reports where it stopped, so the caller resumes there.
+    #[test]
+    fn admit_block_equals_admit_many_over_its_lines(
+        lines in proptest::collection::vec(prop_oneof![
+            8 => line_strategy(),
+            1 => Just(String::new()),
+            1 => Just("{\"type\":\"run_end\",\"outcome\":\"done\"}".to_string()),
+        ], 1..20),
+        newline_at_end in any::<bool>(),
+        v in proptest::sample::select(SchemaVersion::SUPPORTED.to_vec()),
+    ) {
+        let mut block = lines.join("\n").into_bytes();
+        // A block ends with its last line's newline, or the line is not empty (a last
+        // empty line without one is no line at all).
+        if newline_at_end || lines.last().is_some_and(String::is_empty) {
+            block.push(b'\n');
+        }
+        let (mut a, mut b) = (boundary(v, None), boundary(v, None));
+        let (mut sa, mut sb) = (Step::default(), Step::default());
+        let (n, used, ea) = a.admit_block(&block, 7, &mut sa);
+        let (m, eb) = b.admit_many(&lines, 7, &mut sb);
+        prop_assert_eq!(n as usize, m);
+        prop_assert_eq!(ea.map(|e| e.to_string()), eb.map(|e| e.to_string()));
+        prop_assert_eq!(&sa.out, &sb.out);
+        prop_assert_eq!(&sa.records, &sb.records);
+        // `used` bytes hold exactly the consumed lines (and their newlines).
+        let consumed: usize = lines[..m].iter().map(|l| l.len() + 1).sum();
+        prop_assert_eq!(used, consumed.min(block.len()));
     }
 }

@@ -217,6 +217,25 @@ fn records<'py>(py: Python<'py>, recs: Vec<Record>) -> Records<'py> {
         .collect()
 }
 
+/// A batch's records (none when the caller keeps none) and published lines.
+fn step_to_py(py: Python<'_>, step: scrubline_core::Step) -> (Records<'_>, Bound<'_, PyBytes>) {
+    (records(py, step.records), PyBytes::new(py, &step.out))
+}
+
+/// A batch's error as `(line_no, message)`; `at` is the line it stopped at.
+fn batch_error(error: Option<Error>, at: u64) -> Option<(u64, String)> {
+    error.map(|e| match e {
+        Error::Trace { line, .. } => (line, e.to_string()),
+        other => (at, other.to_string()),
+    })
+}
+
+/// How many lines `block` holds: its newlines (counted a word at a time).
+#[pyfunction]
+fn count_lines(block: &[u8]) -> usize {
+    scrubline_core::project::count_lines(block)
+}
+
 /// The output boundary of one run (docs/projection.md).
 #[pyclass(module = "scrubline._core")]
 struct Boundary {
@@ -295,22 +314,51 @@ impl Boundary {
         let slices: Vec<&[u8]> = lines.iter().map(|b| b.as_bytes()).collect();
         let size: usize = slices.iter().map(|s| s.len()).sum();
         let inner = &mut self.inner;
-        let mut step = scrubline_core::Step::default();
+        let mut step = scrubline_core::Step {
+            no_records: !records,
+            ..Default::default()
+        };
         let (consumed, error) = if size < DETACH_AT {
             inner.admit_many(&slices, first_line_no, &mut step)
         } else {
             py.detach(|| inner.admit_many(&slices, first_line_no, &mut step))
         };
-        let error = error.map(|e| match e {
-            Error::Trace { line, .. } => (line, e.to_string()),
-            other => (first_line_no + consumed as u64, other.to_string()),
-        });
-        let recs = if records {
-            self::records(py, step.records)
-        } else {
-            Vec::new()
+        let error = batch_error(error, first_line_no + consumed as u64);
+        let (recs, out) = step_to_py(py, step);
+        (consumed, recs, out, error)
+    }
+
+    /// Admit the lines of one read in one call: `block` holds whole lines, each ended by
+    /// a newline (the input's last line may lack it), split here. Returns `(lines,
+    /// used, records, lines_out, error)`: the lines and bytes of `block` consumed, then
+    /// as `admit_batch`. The caller resumes with `block[used:]`.
+    #[pyo3(signature = (block, first_line_no, *, records = true))]
+    fn admit_block<'py>(
+        &mut self,
+        py: Python<'py>,
+        block: &[u8],
+        first_line_no: u64,
+        records: bool,
+    ) -> (
+        u64,
+        usize,
+        Records<'py>,
+        Bound<'py, PyBytes>,
+        Option<(u64, String)>,
+    ) {
+        let inner = &mut self.inner;
+        let mut step = scrubline_core::Step {
+            no_records: !records,
+            ..Default::default()
         };
-        (consumed, recs, PyBytes::new(py, &step.out), error)
+        let (n, used, error) = if block.len() < DETACH_AT {
+            inner.admit_block(block, first_line_no, &mut step)
+        } else {
+            py.detach(|| inner.admit_block(block, first_line_no, &mut step))
+        };
+        let error = batch_error(error, first_line_no + n);
+        let (recs, out) = step_to_py(py, step);
+        (n, used, recs, out, error)
     }
 
     #[pyo3(signature = (*, outcome = None, reason = None, error = None, exit_code = None, admission_latency_us = 0, record_fsync_latency_us = 0, failed_runs = None))]
@@ -452,5 +500,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scrub, m)?)?;
     m.add_function(wrap_pyfunction!(scrub_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
+    m.add_function(wrap_pyfunction!(count_lines, m)?)?;
     Ok(())
 }

@@ -49,6 +49,15 @@ pub struct Record {
 pub struct Step {
     pub records: Vec<Record>,
     pub out: Vec<u8>,
+    /// The caller keeps no records (`scrubline project`): only the published lines are
+    /// written (the same bytes), `records` stays empty, and a record no version
+    /// publishes (tool output) costs no serialization at all.
+    pub no_records: bool,
+}
+
+/// The newlines in `block` (the lines of a read, before they are admitted).
+pub fn count_lines(block: &[u8]) -> usize {
+    memchr::memchr_iter(b'\n', block).count()
 }
 
 /// How the run ended, as the caller knows it (a signal, bad input, a dead runtime).
@@ -254,14 +263,48 @@ impl Boundary {
         step.out
             .reserve(lines.iter().map(|l| l.as_ref().len()).sum::<usize>() + 64);
         for (i, line) in lines.iter().enumerate() {
-            if let Err(e) = self.admit_into(line.as_ref(), first_line_no + i as u64, step) {
-                return (i, Some(e));
-            }
-            if self.stopped() || self.pending.is_some() {
-                return (i + 1, None);
+            match self.admit_next(line.as_ref(), first_line_no + i as u64, step) {
+                Err(e) => return (i, Some(e)),
+                Ok(false) => return (i + 1, None),
+                Ok(true) => {}
             }
         }
         (lines.len(), None)
+    }
+
+    /// Admit the lines of `block` (each ended by `\n`; the last may lack it), the first
+    /// numbered `first_line_no`, stopping where [`Boundary::admit_many`] stops. Returns
+    /// how many lines and how many bytes of `block` were consumed (a bad line is not),
+    /// and the error: the caller resumes from there.
+    pub fn admit_block(
+        &mut self,
+        block: &[u8],
+        first_line_no: u64,
+        step: &mut Step,
+    ) -> (u64, usize, Option<Error>) {
+        step.out.reserve(block.len() + 64);
+        let (mut n, mut at) = (0, 0);
+        while at < block.len() {
+            let end = memchr::memchr(b'\n', &block[at..]).map_or(block.len(), |i| at + i);
+            match self.admit_next(&block[at..end], first_line_no + n, step) {
+                Err(e) => return (n, at, Some(e)),
+                Ok(more) => {
+                    n += 1;
+                    at = (end + 1).min(block.len());
+                    if !more {
+                        break;
+                    }
+                }
+            }
+        }
+        (n, at, None)
+    }
+
+    /// Admit one line of a batch; false when the batch must stop after it (the run
+    /// ended, or an artifact waits for its witness).
+    fn admit_next(&mut self, line: &[u8], line_no: u64, step: &mut Step) -> Result<bool, Error> {
+        self.admit_into(line, line_no, step)?;
+        Ok(!(self.stopped() || self.pending.is_some()))
     }
 
     fn admit_inner(&mut self, line: &[u8], n: u64, step: &mut Step) -> Result<(), Error> {
@@ -519,19 +562,21 @@ impl Boundary {
             }
         };
         self.seq += 1;
-        let mut body = Vec::with_capacity(self.size_hint + 64);
-        let mut w = ObjWriter::new(&mut body);
-        w.uint("seq", self.seq)
-            .uint("turn", self.turn)
-            .str("type", ty);
-        for (k, v) in &kept {
-            w.str(k, v);
-        }
-        let at = w.str_at("text", &released);
-        w.end();
         let (seq, turn, v) = (self.seq, self.turn, self.cfg.version);
-        project_text_delta(ty, seq, turn, &released, &body[at], v, &mut step.out);
-        step.records.push(self.record(ty, body));
+        if step.no_records {
+            project_text_delta(ty, seq, turn, &released, None, v, &mut step.out);
+        } else {
+            let mut body = Vec::with_capacity(self.size_hint + 64);
+            let mut w = ObjWriter::new(&mut body);
+            w.uint("seq", seq).uint("turn", turn).str("type", ty);
+            for (k, v) in &kept {
+                w.str(k, v);
+            }
+            let at = w.str_at("text", &released);
+            w.end();
+            project_text_delta(ty, seq, turn, &released, Some(&body[at]), v, &mut step.out);
+            step.records.push(self.record(ty, body));
+        }
         self.active_turn = self.turn;
         Some(())
     }
@@ -587,7 +632,9 @@ impl Boundary {
             self.cfg.version,
             &mut step.out,
         );
-        step.records.push(self.record(ty, body));
+        if !step.no_records {
+            step.records.push(self.record(ty, body));
+        }
     }
 
     /// The record of the event just numbered.

@@ -9,6 +9,8 @@ mod text;
 mod validate;
 mod version;
 
-pub use boundary::{Boundary, BoundaryConfig, Finish, PendingArtifact, Record, Step, MAX_LINE};
+pub use boundary::{
+    count_lines, Boundary, BoundaryConfig, Finish, PendingArtifact, Record, Step, MAX_LINE,
+};
 pub use text::TOOL_OUTPUT_MAX;
 pub use version::{project, SchemaVersion, COMPONENTS, WORKFLOW};

@@ -203,14 +203,14 @@ fn delta_type(ty: &str) -> Option<&'static str> {
     }
 }
 
-/// The published line of a text delta record whose released `text` was just written
-/// as `text_json`: what [`project_into`] writes for it, without a field map.
+/// The published line of a text delta record: what [`project_into`] writes for it,
+/// without a field map. `text_json` is `text` as JSON when the record already holds it.
 pub(crate) fn project_text_delta(
     ty: &str,
     seq: u64,
     turn: u64,
     text: &str,
-    text_json: &[u8],
+    text_json: Option<&[u8]>,
     v: SchemaVersion,
     out: &mut Vec<u8>,
 ) {
@@ -221,7 +221,10 @@ pub(crate) fn project_text_delta(
         return;
     }
     let mut w = header(out, published, v, seq, turn);
-    w.raw("text", text_json);
+    match text_json {
+        Some(json) => w.raw("text", json),
+        None => w.str("text", text),
+    };
     w.end();
     out.push(b'\n');
 }
