@@ -3,9 +3,10 @@
 Each round replays the same generated trace through
 `iteron run --replay TRACE --output-format stream-json` (stdout to /dev/null) with a
 fresh ITERON_HOME: the SQLite store in WAL mode, synchronous=FULL, one commit (fsync) per
-batch of 256 lines. Interleaved with each round, `scrubline project` on the same trace is
-the same run loop without a store (the reference for what the record costs; its stdout
-goes to a file there, for its kernel_tax).
+batch: the whole lines of one 256 KiB read of the trace (python/scrubline/runtime.py).
+Interleaved with each round, `scrubline project` on the same trace is the same run loop
+without a store (the reference for what the record costs; its stdout goes to a file
+there, for its kernel_tax).
 
 Before a round counts: the store holds every record (count of events == last seq == the
 number of records the boundary writes), the run is `done`, and no planted credential is
@@ -28,6 +29,8 @@ import time
 from pathlib import Path
 
 import orjson
+
+from scrubline.runtime import FILE_CHUNK
 
 sys.path.insert(0, str(Path(__file__).parent))
 from project import check, rust
@@ -150,7 +153,8 @@ def main() -> None:
         each = ", ".join(f"{v / args.events:.2f}" for v in vs)
         r = statistics.median(t[k] for t in ref_taxes) / args.events
         print(f"| `{k}` | {m / 1e6:.2f} s | {m / args.events:.2f} µs [{each}] | {r:.2f} µs |")
-    commits = -(-args.events // 256) + 2
+    # One commit per read of the trace, plus the run's creation and its end.
+    commits = -(-size // FILE_CHUNK) + 2
     fsync = statistics.median(t["record_fsync_latency_us"] for t in taxes)
     print(f"\n~{commits} commits per run: {fsync / commits / 1000:.2f} ms per commit (median)")
 
