@@ -89,6 +89,14 @@ class Boundary:
         stops after a line that ends the run or leaves an artifact waiting
         (``take_artifact``), or at a bad line: ``error`` is ``(line_no, message)`` and
         that line is not consumed. ``records=False`` skips building the records."""
+    def admit_block(
+        self, block: bytes, first_line_no: int, *, records: bool = True
+    ) -> tuple[int, int, list[StoredRecord], bytes, tuple[int, str] | None]:
+        """Admit the whole lines of one read: ``block`` holds lines each ended by
+        ``\n`` (the input's last line may lack it), split by the boundary. Returns
+        ``(lines, used, records, lines_out, error)``: how many lines and bytes of
+        ``block`` were consumed, then as ``admit_batch``; resume with ``block[used:]``.
+        ``records=False`` (a caller that keeps none) writes only the published lines."""
     def take_artifact(self) -> tuple[str | None, str | None, bytes] | None:
         """The artifact declaration admitted last, if it waits for a witness:
         ``(content_b64, content_text, fields_json)``; then ``artifact_produced`` or
@@ -118,6 +126,9 @@ class Boundary:
         """Time spent inside the boundary so far (kernel_tax.broker_latency_us)."""
     @property
     def version(self) -> int: ...
+
+def count_lines(block: bytes) -> int:
+    """The newlines in ``block`` (how many whole lines a read brought)."""
 
 def project(record: bytes, version: int) -> bytes | None:
     """Project one stored record onto a schema version: its line, or None."""
