@@ -156,3 +156,34 @@ fn trace_error_in_the_result_is_scrubbed() {
     assert_eq!(lines[1]["type"], "result");
     assert_eq!(lines[1]["error"]["line"], 1);
 }
+
+/// project_events, fuzz/artifacts/project_events/crash-800c9d5f2ca5221615c7a0d52d416d59450d05a5
+/// (minimized by hand): the same refusal, with the credential where the 300-byte bound on
+/// a trace error's message falls. The message was cut first and scrubbed after, so the
+/// scrubber saw a token one character short, no credential, and let 39 of its 40
+/// characters through to stderr and to the result's `error.message` (D1). Wherever the
+/// cut falls, no recognisable part of the credential may leave.
+#[test]
+fn a_credential_cut_by_the_error_bound_never_leaves() {
+    let token = "ghp_R7kQ2mX9pL4vB8nT3wZ6yC1dF5gH0jK2sA4e";
+    for pad in 200..320 {
+        let trace = format!(
+            "{{\"type\":\"turn_end\",\"usage\":\"{} {token} \"}}",
+            "x".repeat(pad)
+        );
+        let (out, _, error) = run(&trace, 8);
+        let Some(Error::Trace { line: 1, reason }) = error else {
+            panic!("{error:?}");
+        };
+        assert!(
+            reason.len() <= 300,
+            "the message stays bounded: {}",
+            reason.len()
+        );
+        assert!(
+            !reason.contains("ghp_R7kQ2mX9"),
+            "pad {pad}, reason: {reason}"
+        );
+        assert!(!out.contains("ghp_R7kQ2mX9"), "pad {pad}, stdout: {out}");
+    }
+}

@@ -230,16 +230,17 @@ impl Boundary {
         let t0 = Instant::now();
         let (records, out) = (step.records.len(), step.out.len());
         let r = self.admit_inner(line, line_no, step).map_err(|e| match e {
-            // A message may quote the trace: it is bounded and scrubbed like any text
-            // that leaves the boundary (D1), stderr included.
-            Error::Trace { line, reason } => Error::Trace {
-                line,
-                reason: String::from_utf8_lossy(&scrub(
-                    &self.cfg.rules,
-                    bounded(&reason, ERROR_MAX).as_bytes(),
-                ))
-                .into_owned(),
-            },
+            // A message may quote the trace: it is scrubbed like any text that leaves
+            // the boundary (D1), stderr included, and then bounded. In that order: a
+            // cut through a credential leaves a fragment no rule recognises.
+            Error::Trace { line, reason } => {
+                let scrubbed = scrub(&self.cfg.rules, reason.as_bytes());
+                let scrubbed = String::from_utf8_lossy(&scrubbed);
+                Error::Trace {
+                    line,
+                    reason: bounded(&scrubbed, ERROR_MAX).to_string(),
+                }
+            }
             other => other,
         });
         if r.is_err() {
