@@ -528,25 +528,29 @@ impl Boundary {
     /// to the general path, which writes the same record and line and names any error
     /// (a test holds the two paths to the same output).
     fn admit_delta(&mut self, line: &[u8], step: &mut Step) -> Option<()> {
-        let fields = parse_flat(std::str::from_utf8(line).ok()?)?;
-        let ty = match fields.iter().find(|(k, _)| k == "type")?.1.as_ref() {
+        let mut kept = parse_flat(std::str::from_utf8(line).ok()?)?;
+        let ty = match kept.iter().find(|(k, _)| k == "type")?.1.as_ref() {
             "assistant_delta" => "assistant_delta",
             "thinking_delta" => "thinking_delta",
             "tool_output_delta" => "tool_output_delta",
             _ => return None,
         };
+        // In place: the engine's fields and the text leave, the rest is scrubbed whole.
         let mut text = Cow::Borrowed("");
-        let mut kept = Vec::with_capacity(fields.len());
-        for (k, v) in fields {
-            match k.as_ref() {
-                "type" | "seq" | "turn" | "run_id" => {}
-                "text" => text = v,
-                _ => {
-                    let v = self.fields.text(&v).map_or(v, Cow::Owned);
-                    kept.push((k, v));
-                }
+        let scrubber = &mut self.fields;
+        kept.retain_mut(|(k, v)| match k.as_ref() {
+            "type" | "seq" | "turn" | "run_id" => false,
+            "text" => {
+                text = std::mem::take(v);
+                false
             }
-        }
+            _ => {
+                if let Some(scrubbed) = scrubber.text(v) {
+                    *v = Cow::Owned(scrubbed);
+                }
+                true
+            }
+        });
         let released = match ty {
             "assistant_delta" => {
                 let t = self.assistant.feed(&text);
