@@ -41,12 +41,14 @@ def declaration(i: int, text: str | None = None, path: str | None = None) -> dic
     }
 
 
-def run_trace(tmp_path: Path, events: list[dict], *extra: str, version: int = 8):
+def run_trace(
+    tmp_path: Path, events: list[dict], *extra: str, version: int = 8, env: dict | None = None
+):
     trace = tmp_path / "t.jsonl"
     trace.write_text("\n".join(json.dumps(e) for e in [*events, {"type": "run_end",
                      "outcome": "done"}]) + "\n")  # fmt: skip
     r = iteron("run", "--output-format", "stream-json", "--output-schema-version", str(version),
-               "--replay", str(trace), *extra, home=tmp_path / "home")  # fmt: skip
+               "--replay", str(trace), *extra, home=tmp_path / "home", **(env or {}))  # fmt: skip
     assert r.returncode == 0, r.stderr
     return [json.loads(x) for x in r.stdout.splitlines()]
 
@@ -116,6 +118,26 @@ def test_scrub_artifacts_scrubs_content_before_hashing(tmp_path):
     assert handle["hash"] == sha(r.stdout)
     store = tmp_path / "home" / "artifacts"
     assert all(GHP.encode() not in p.read_bytes() for p in store.rglob("*") if p.is_file())
+
+
+def test_scrub_artifacts_uses_the_runs_literals(tmp_path):
+    # D7: every scrub of a run uses that run's full rule set, literals included.
+    secret = "plain-literal-Vq83mZkP"
+    content = f"db password is {secret} and {GHP}\n"
+    lines = run_trace(
+        tmp_path,
+        [declaration(0, content)],
+        "--scrub-artifacts",
+        "--literal-env",
+        "APP_SECRET",
+        env={"APP_SECRET": secret},
+    )
+    handle = next(x for x in lines if x["type"] == "artifact_produced")["artifact"]
+    r = iteron("--artifact-open", handle["hash"], home=tmp_path / "home")
+    assert r.stdout == b"db password is [REDACTED:literal-secret] and [REDACTED:github-pat]\n"
+    assert handle["hash"] == sha(r.stdout)
+    store = tmp_path / "home" / "artifacts"
+    assert all(secret.encode() not in p.read_bytes() for p in store.rglob("*") if p.is_file())
 
 
 @pytest.mark.parametrize("version", [4, 5, 6])

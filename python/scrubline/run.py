@@ -20,7 +20,7 @@ from typing import ClassVar, Protocol
 
 import orjson
 
-from scrubline._core import Boundary, scrub_bytes
+from scrubline._core import Boundary, Scrubber
 from scrubline.artifacts import MAX_PER_RUN, ArtifactError, ContentStore, address, decode_content
 from scrubline.errors import TraceError
 from scrubline.runtime import Batch, Child, Replay, RuntimeFailed, lines_of
@@ -101,6 +101,9 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
         run_id = opts.resume
         last_seq, next_turn = store.position(run_id)
         fsync_us = 0
+    # One rule set for every scrub of the run (D7): the boundary's streams and, with
+    # --scrub-artifacts, the stored artifact content.
+    rule_set = {"literals": opts.literals}
     boundary = Boundary(
         version=opts.version,
         run_id=run_id,
@@ -108,10 +111,14 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
         last_seq=last_seq,
         next_turn=next_turn,
         artifact_store=opts.content is not None,
-        literals=opts.literals,
+        **rule_set,
     )
     gate = (
-        Declarations(opts.content, store.artifact_hashes(run_id), opts.scrub_artifacts)
+        Declarations(
+            opts.content,
+            store.artifact_hashes(run_id),
+            Scrubber(**rule_set) if opts.scrub_artifacts else None,
+        )
         if opts.content is not None
         else None
     )
@@ -293,10 +300,13 @@ class Declarations:
         "invalid": "its content is not valid base64",
     }
 
-    def __init__(self, content: ContentStore, accepted: set[str], scrub: bool) -> None:
+    def __init__(
+        self, content: ContentStore, accepted: set[str], scrubber: Scrubber | None
+    ) -> None:
         self.content = content
         self.accepted = accepted
-        self.scrub = scrub
+        #: ``--scrub-artifacts``: the run's scrubber (its literals included), else None.
+        self.scrubber = scrubber
         self.refused = dict.fromkeys(self.REASONS, 0)
 
     def declare(self, boundary: Boundary, pending) -> tuple[list[Record], bytes, str | None]:
@@ -305,8 +315,8 @@ class Declarations:
             data = decode_content(b64, text)
         except ArtifactError as e:
             return (*self._refuse(boundary, "invalid", str(e)), None)
-        if self.scrub:
-            data = scrub_bytes(data)
+        if self.scrubber is not None:
+            data = self.scrubber.feed_bytes(data) + self.scrubber.flush_bytes()
         if len(self.accepted) >= MAX_PER_RUN:
             return (*self._refuse(boundary, "limit", ""), None)
         hash_ = address(data)
