@@ -1,47 +1,54 @@
 //! Every rule against its vectors (D4, D5), whole and streamed, and split invariance on
-//! random mixtures of every rule's credentials (D2). The vectors file is shared with the
-//! Python tests: tests/fixtures/rules/vectors.jsonl.
+//! random mixtures of every rule's credentials (D2). The vectors live beside their rules;
+//! tests/fixtures/rules/vectors.jsonl is their copy for the Python tests, kept in sync here.
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
+use scrubline_core::scrub::rules::{self, Vector};
 use scrubline_core::{scrub, RuleSet};
 
 mod common;
 use common::feed_in_chunks;
 
-struct Vector {
-    rule: String,
-    text: String,
-    expect: String,
-}
-
+/// Every family's vectors (they live beside their rules in rust/core/src/scrub/rules/).
 fn vectors() -> &'static [Vector] {
     static V: OnceLock<Vec<Vector>> = OnceLock::new();
-    V.get_or_init(|| {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/fixtures/rules/vectors.jsonl"
-        );
-        let text = std::fs::read_to_string(path).expect("vectors file");
-        text.lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| {
-                let v: serde_json::Value = serde_json::from_str(l).expect("vector is JSON");
-                let s = |k: &str| {
-                    v[k].as_str()
-                        .unwrap_or_else(|| panic!("{k} in {l}"))
-                        .to_string()
-                };
-                Vector {
-                    rule: s("rule"),
-                    text: s("text"),
-                    expect: s("expect"),
-                }
-            })
-            .collect()
-    })
+    V.get_or_init(|| rules::vectors().copied().collect())
+}
+
+const JSONL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/fixtures/rules/vectors.jsonl"
+);
+
+/// The vectors as JSON lines `{"rule", "text", "expect"}`, in priority order.
+fn jsonl() -> String {
+    let mut out = String::new();
+    for v in vectors() {
+        let line = serde_json::json!({"rule": v.rule.id, "text": v.text, "expect": v.expect});
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out
+}
+
+/// The Python tests and the fuzz seeds read the vectors from tests/fixtures/rules/
+/// vectors.jsonl: it must be exactly what the family files hold. Regenerate with
+/// `SCRUBLINE_WRITE_VECTORS=1 cargo test -p scrubline-core --test vectors`.
+#[test]
+fn d4_vectors_jsonl_is_in_sync_with_the_family_files() {
+    let want = jsonl();
+    if std::env::var_os("SCRUBLINE_WRITE_VECTORS").is_some() {
+        std::fs::write(JSONL, &want).expect("write vectors.jsonl");
+    }
+    let have = std::fs::read_to_string(JSONL).unwrap_or_default();
+    assert!(
+        have == want,
+        "tests/fixtures/rules/vectors.jsonl is stale: run \
+         SCRUBLINE_WRITE_VECTORS=1 cargo test -p scrubline-core --test vectors"
+    );
 }
 
 #[test]
@@ -57,7 +64,7 @@ fn d4_every_rule_has_positive_and_negative_vectors() {
     let set = RuleSet::builtin();
     let ids: BTreeSet<String> = set.rules().into_iter().map(|r| r.id).collect();
     for id in ids.iter().filter(|id| id.as_str() != "literal-secret") {
-        let mine: Vec<&Vector> = vectors().iter().filter(|v| &v.rule == id).collect();
+        let mine: Vec<&Vector> = vectors().iter().filter(|v| v.rule.id == id).collect();
         assert!(
             mine.iter().any(|v| v.text != v.expect),
             "{id}: no positive vector"
@@ -68,7 +75,11 @@ fn d4_every_rule_has_positive_and_negative_vectors() {
         );
     }
     for v in vectors() {
-        assert!(ids.contains(&v.rule), "vector for unknown rule {}", v.rule);
+        assert!(
+            ids.contains(v.rule.id),
+            "vector for unknown rule {}",
+            v.rule.id
+        );
     }
 }
 
@@ -81,7 +92,7 @@ fn d4_d5_vectors_whole_and_in_chunks_of_1_2_7() {
         if whole != v.expect {
             failures.push(format!(
                 "{}: {:?}\n   got    {:?}\n   expect {:?}",
-                v.rule, v.text, whole, v.expect
+                v.rule.id, v.text, whole, v.expect
             ));
             continue;
         }
@@ -91,7 +102,7 @@ fn d4_d5_vectors_whole_and_in_chunks_of_1_2_7() {
                 String::from_utf8_lossy(&out),
                 v.expect,
                 "{} in chunks of {sizes:?}",
-                v.rule
+                v.rule.id
             );
         }
     }
@@ -116,7 +127,7 @@ proptest! {
         let vs = vectors();
         let mut text = String::new();
         for (ix, filler) in &picks {
-            text.push_str(&vs[ix.index(vs.len())].text);
+            text.push_str(vs[ix.index(vs.len())].text);
             text.push_str(filler);
         }
         let set = RuleSet::builtin();
@@ -132,6 +143,6 @@ proptest! {
         let cut = cut.index(v.text.len() + 1);
         let set = RuleSet::builtin();
         let out = feed_in_chunks(&set, v.text.as_bytes(), &[cut.max(1), usize::MAX]);
-        prop_assert_eq!(String::from_utf8_lossy(&out), v.expect.as_str());
+        prop_assert_eq!(String::from_utf8_lossy(&out), v.expect);
     }
 }

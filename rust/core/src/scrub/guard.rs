@@ -5,9 +5,9 @@
 //! `password_bytes`).
 //!
 //! The guard sees only the value, never the key or the rest of the match, and the same
-//! checks apply to every context rule. What needs more (a password equal to the user name
-//! in general, `Authorization: Basic` whose base64 does not decode to `user:password`)
-//! would need a per-rule validator that sees the whole match.
+//! checks apply to every context rule. Checks of one rule's values (`Authorization:
+//! Basic` whose base64 must decode to `user:password`) are that rule's validator, in its
+//! family's file.
 
 /// Values that are words of code or documentation, never credentials (compared ASCII
 /// case-insensitively).
@@ -284,55 +284,9 @@ fn is_dotted_identifier(value: &[u8]) -> bool {
     parts >= 2
 }
 
-/// Per-rule checks of a match's value that a regular expression cannot make. A rule
-/// not listed here accepts every match.
-pub fn validates(rule_id: &str, value: &[u8]) -> bool {
-    match rule_id {
-        // `Authorization: Basic` carries base64 of `user:password`.
-        "http-basic" => base64_decode(value).is_some_and(|d| d.contains(&b':')),
-        _ => true,
-    }
-}
-
-/// Standard base64 with optional padding; `None` when `value` is not base64.
-fn base64_decode(value: &[u8]) -> Option<Vec<u8>> {
-    let body = value
-        .strip_suffix(b"==")
-        .or_else(|| value.strip_suffix(b"="))
-        .unwrap_or(value);
-    let mut out = Vec::with_capacity(body.len() * 3 / 4);
-    let (mut acc, mut bits) = (0u32, 0);
-    for &c in body {
-        let v = match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{is_placeholder, validates};
-
-    #[test]
-    fn basic_auth_must_decode_to_user_and_password() {
-        assert!(validates("http-basic", b"dXNlcjpodW50ZXIy")); // user:hunter2
-        assert!(validates("http-basic", b"YWxhZGRpbjpvcGVuc2VzYW1l")); // aladdin:opensesame
-        assert!(!validates("http-basic", b"bm90IGEgcGFpcg==")); // "not a pair"
-        assert!(!validates("http-basic", b"****")); // not base64
-        assert!(validates("github-pat", b"anything"));
-    }
+    use super::is_placeholder;
 
     #[test]
     fn references_and_masks_are_placeholders() {

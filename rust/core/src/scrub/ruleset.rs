@@ -11,7 +11,7 @@ use regex_automata::{Anchored, MatchKind};
 
 use super::literal;
 use super::prefilter::Prefilter;
-use super::rules::{RuleDef, Tier, BUILTIN};
+use super::rules::{builtin, RuleDef, Tier, Validator};
 use crate::Error;
 
 /// The ID every literal secret (and its encodings) is redacted under.
@@ -37,6 +37,8 @@ pub struct RuleSpec {
     pub right_guard: String,
     pub max_len: usize,
     pub overflow: String,
+    /// Built-in rules only: a check of the value a pattern cannot make.
+    pub validator: Option<Validator>,
 }
 
 impl RuleSpec {
@@ -54,6 +56,7 @@ impl RuleSpec {
             right_guard: "[A-Za-z0-9_]".to_string(),
             max_len: 256,
             overflow: String::new(),
+            validator: None,
         }
     }
 }
@@ -71,6 +74,7 @@ impl From<&RuleDef> for RuleSpec {
             right_guard: d.right_guard.to_string(),
             max_len: d.max_len,
             overflow: d.overflow.to_string(),
+            validator: d.validator,
         }
     }
 }
@@ -146,6 +150,7 @@ pub(crate) struct Rule {
     pub right_guard: Option<ByteClass>,
     pub overflow: Option<ByteClass>,
     pub max_len: usize,
+    pub validator: Option<Validator>,
     pub replacement: Vec<u8>,
 }
 
@@ -180,7 +185,7 @@ impl RuleSet {
         literals: &[Vec<u8>],
         replacement: &str,
     ) -> Result<RuleSet, Error> {
-        let mut specs: Vec<RuleSpec> = BUILTIN.iter().map(RuleSpec::from).collect();
+        let mut specs: Vec<RuleSpec> = builtin().map(RuleSpec::from).collect();
         for spec in custom {
             if specs.iter().any(|s| s.id == spec.id) || spec.id == LITERAL_RULE_ID {
                 return Err(Error::rule(&spec.id, "duplicates the ID of another rule"));
@@ -208,6 +213,7 @@ impl RuleSet {
             right_guard: None,
             overflow: None,
             max_len: 0,
+            validator: None,
             replacement: render(replacement, LITERAL_RULE_ID),
         });
 
@@ -383,6 +389,7 @@ fn compile(spec: &RuleSpec, replacement: &str) -> Result<Rule, Error> {
         right_guard: ByteClass::parse(id, "right_guard", &spec.right_guard)?,
         overflow: ByteClass::parse(id, "overflow", &spec.overflow)?,
         max_len: spec.max_len,
+        validator: spec.validator,
         replacement: render(replacement, id),
     })
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use regex_automata::dfa::Automaton;
 use regex_automata::util::primitives::StateID;
 
-use super::guard::{is_placeholder, validates};
+use super::guard::is_placeholder;
 use super::prefilter::Hit;
 use super::rules::Tier;
 use super::ruleset::{Rule, RuleSet};
@@ -376,7 +376,7 @@ impl Scrubber {
             let span = self.secret_span(rule, c.start, stop);
             if !overflow {
                 let value = self.slice(span.0, span.1);
-                if !validates(&rule.info.id, value) {
+                if rule.validator.is_some_and(|check| !check(value)) {
                     continue;
                 }
                 let after = (stop < self.end()).then(|| self.byte(stop));

@@ -1,0 +1,95 @@
+//! Private keys (PEM, PuTTY): private-key-pem, putty-private-key.
+
+use super::{Family, RuleDef, Tier, Vector};
+
+// 23 (GCP service-account JSON) is covered here: its "private_key" is a \n-escaped PEM.
+// After the BEGIN line come either armour headers (encrypted PKCS#1, PGP) or a base64
+// run of 16+ bytes; then the rest of the block through its END line (the body class
+// stops it at bytes no key contains) or, for a block cut short (`head`, truncated
+// output), the base64 lines that follow. Lines end in real or \n-escaped newlines.
+pub const PRIVATE_KEY_PEM: RuleDef = RuleDef {
+    id: "private-key-pem",
+    tier: Tier::Token,
+    description: "PEM private key block (RSA, EC, DSA, OpenSSH, PKCS#8, PGP), real or \\n-escaped newlines, whole or truncated",
+    keywords: &["-----BEGIN"],
+    pattern: concat!(
+        r#"-----BEGIN[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----"#,
+        r#"(?:(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n))+[ \t]*(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):[^\r\n\\]*)+"#,
+        r#"|(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+[ \t]*[A-Za-z0-9+/=]{16})"#,
+        r#"(?:[A-Za-z0-9+/=\s\\:,.@"()_-]*?-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----"#,
+        r#"|[A-Za-z0-9+/=]*(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+[ \t]*[A-Za-z0-9+/=]{16,})*)"#,
+    ),
+    before: None,
+    left_guard: "",
+    right_guard: "",
+    max_len: 16384,
+    overflow: r"[A-Za-z0-9+/=\\\r\n]",
+    validator: None,
+    yields_to: None,
+};
+
+pub const PUTTY_PRIVATE_KEY: RuleDef = RuleDef {
+    id: "putty-private-key",
+    tier: Tier::Token,
+    description: "PuTTY private key file (PuTTY-User-Key-File-2/3), whole or truncated",
+    keywords: &["PuTTY-User-Key-File-"],
+    pattern: r#"PuTTY-User-Key-File-[1-3]:[^\r\n\\]*(?:[A-Za-z0-9+/=\s\\:,.@"()_-]*?Private-MAC:[ \t]*[0-9A-Fa-f]+|(?:(?:\r?\n|(?:\\+r)?\\+n)(?:[A-Za-z][A-Za-z0-9-]*:[^\r\n\\]*|[A-Za-z0-9+/=]+))+)"#,
+    before: None,
+    left_guard: "",
+    right_guard: "",
+    max_len: 16384,
+    overflow: r"[A-Za-z0-9+/=\\\r\n]",
+    validator: None,
+    yields_to: None,
+};
+
+/// The family, its rules in priority order.
+pub const FAMILY: Family = Family {
+    name: "Private keys (PEM, PuTTY)",
+    source: "GL, DS, NP, TH",
+    rules: &[PRIVATE_KEY_PEM, PUTTY_PRIVATE_KEY],
+    vectors: VECTORS,
+};
+
+const VECTORS: &[Vector] = &[
+    Vector::hit(
+        &PRIVATE_KEY_PEM,
+        "$ cat ~/.ssh/id_rsa\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEADwt6DJm2EUfCt0Sr8vuZTawK7tzoZv/g8PHk+RsozxXLYDAO\nbHZ/zvwspZkF6ukFtpLg/VFO9I8ob9W2M0R6GEH8agmiSgv43beIDhivmCgtpXT+\nqcC5rB3KbLvqvVLTWtqp/aA4yFQyGrRcyw6buioFgm9lan2CsF6Z4y7g1znxx9sO\n2XSI4MVYjo4F46XoHan7coA33OmZdGvrTNscrSib8eriyy00taOyrrK6UjzFdaGQ\nrvrPXiD9+5gQg2MT5ZzJvHbM02+PoQoteFAd4nOlph3HWADqs2wLUJwHiVUkX028\nNXGBxKDVFrsrKZPuZI06VsiKEaENuNP57qJcSYq0x4heFe3SvL0qmjRrrFNYmh+M\nWaM8Kl82eFhqoH2HlhnA==\n-----END RSA PRIVATE KEY-----\n$ ",
+        "$ cat ~/.ssh/id_rsa\n[REDACTED:private-key-pem]\n$ ",
+    ),
+    Vector::hit(
+        &PRIVATE_KEY_PEM,
+        "{\"type\": \"service_account\", \"project_id\": \"demo-123\", \"private_key\": \"-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC47BXPWh2ONHXLNKti859iIu9XQQjpe1x\\nHovG1U0vWT8wL80HOc83HEHJ0Ku8ZD0SfRypkYohZhqz8QaoW/A6J/fzXjANuVeh\\nc0sSpxEQXNA9N4IVSpoM0VhqOO4tENWjifwGW1ZVg5IscEmJGooN8Yf1/pPk1FBz\\nGc3WvHXW8xfqj0HJYEgGaxKTZDssEkyZZz5LCUI3aXLnYVLSctIOBbTneUNe4YGt\\nKbEKnaHdOK7zc48TT41kMdMQdf9GmFcwzzYCvUte2zaqXiQuzujjE+Zqb34jvGf0\\nIrCFQhFaOqW2W2IpXl/D==\\n-----END PRIVATE KEY-----\\n\", \"client_email\": \"svc@demo-123.iam.gserviceaccount.com\"}",
+        "{\"type\": \"service_account\", \"project_id\": \"demo-123\", \"private_key\": \"[REDACTED:private-key-pem]\\n\", \"client_email\": \"svc@demo-123.iam.gserviceaccount.com\"}",
+    ),
+    Vector::hit(
+        &PRIVATE_KEY_PEM,
+        "$ head -4 ~/.ssh/id_ed25519\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nC19IiDmLtuaWYxBNTRh8+YXsaJRQXvsxu9ZM0OGnkrpyrUxySUPnQkGotUcIod+9GoPWWB\nCeeitlQBzHJtfxSwjk5p8JsSgOsvW84G8BdmF4yj3yU+gy6o8Z++jaif5aX//Kc27ja9gu\nQLeD/L0WTjnSFHnnQ2svRmR2OCi9PSHW2inqhu/FG9KNKrbuH5cLPXnqnTxjoht6hHU90x\n$ ls",
+        "$ head -4 ~/.ssh/id_ed25519\n[REDACTED:private-key-pem]\n$ ls",
+    ),
+    Vector::hit(
+        &PRIVATE_KEY_PEM,
+        "exported:\n-----BEGIN PGP PRIVATE KEY BLOCK-----\n\nlQOYBF7JhTxMcbq3SwoyLCRjNTVKBlPmNuJbBa6XijXtPDwPV/yozdkR+ouqhGXO\nR+Typ171mxBFr5e0oXqf87r7oAECgJRbpvR3NVR+ZBf4RRc0DFl4LB8rPtR6nfEM\nukrgvQxP3brEfv+52Lvs6EwKoHCcisx2OQlH7RfwkZ3HPLV7UPVlfIG0RDP4ypX+\nxerkbpaog6WZ6zdF42wu/y/TjcYoYxERjhPlTdfTZ+UZKnHNlXfaFS8CVqCEfSWD\n9FYHjTQmW2qbOM+q8nGg==\n=feE5\n-----END PGP PRIVATE KEY BLOCK-----\n",
+        "exported:\n[REDACTED:private-key-pem]\n",
+    ),
+    Vector::miss(&PRIVATE_KEY_PEM, "-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAErxr7bFqLpxqSV6sNy6TUnmCpXrpUkdjeaPRuP3C3\n-----END PUBLIC KEY-----"),
+    Vector::miss(&PRIVATE_KEY_PEM, "Check that the file starts with `-----BEGIN OPENSSH PRIVATE KEY-----`."),
+    Vector::hit(
+        &PRIVATE_KEY_PEM,
+        "$ cat legacy.key\n-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,B8A1417CE690D5E7CAE26E19E8FB719B\n\n0U2jK9BGfV/3rVA2nUzA0JYPFuprou8Uz24Us3AUS0W63PHCkbDk5MlGuY1kktJe\nzeV0wwoIDtVx5cbWXWiVSqgOZHkXZlZUm29sSmSj1+m27/yS0HBrTyqIYC+2SEqf\nDaQGM0Du0n2F1slBrS/a9Ye2PD5Of41H0LCPe0UUNIBWL8Ga0AjAgfh7VON3JoTa\nJ5wybxumnhU+yCMtRVZY==\n-----END RSA PRIVATE KEY-----\n",
+        "$ cat legacy.key\n[REDACTED:private-key-pem]\n",
+    ),
+    Vector::miss(&PRIVATE_KEY_PEM, "_PKCS1_MARKER = (\"-----BEGIN RSA PRIVATE KEY-----\", \"-----END RSA PRIVATE KEY-----\")"),
+    Vector::hit(
+        &PUTTY_PRIVATE_KEY,
+        "$ cat deploy.ppk\nPuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nComment: eddsa-key-20240611\nPublic-Lines: 2\nyB33nG4a72ImgL/NsPh6fxZhbAkW9w4yXvlvZ+E1CwPEpeNV00LTHZevy7PxYMzf\npVBQ7zmitsLv\nPrivate-Lines: 1\n/CfUbQ54wvOOjbkZqATa74eNsH5IVZumtaea6JiwXUDT\nPrivate-MAC: 126aabfb78c7d3bb52487882d7b25c89090980caa26def1cf83806899b5471cb\n$ ",
+        "$ cat deploy.ppk\n[REDACTED:putty-private-key]\n$ ",
+    ),
+    Vector::hit(
+        &PUTTY_PRIVATE_KEY,
+        "{\"path\": \"keys/ci.ppk\", \"content\": \"PuTTY-User-Key-File-2: ssh-rsa\\nEncryption: none\\nComment: imported-openssh-key\\nPublic-Lines: 1\\np6aJRMgz9Fqt+jgFlaTzEo3ICPxsAy59bbimAUztqLu2+Mn2yhUKohfe1zW8\\nPrivate-Lines: 1\\nd0RbmJdOSUx/6sMyxoBkKn+/l+N/t1GKCpvgPsBXm5YR8FjPE2cOxECUY329\\nPrivate-MAC: f7c9d32920cff83908b5f4ce3d50d8cb855b57cf\"}",
+        "{\"path\": \"keys/ci.ppk\", \"content\": \"[REDACTED:putty-private-key]\"}",
+    ),
+    Vector::miss(&PUTTY_PRIVATE_KEY, "PuTTYgen saves keys as PuTTY-User-Key-File-4 files"),
+    Vector::miss(&PUTTY_PRIVATE_KEY, "Use puttygen to convert the PPK file."),
+];
