@@ -97,6 +97,8 @@ const REFERENCE_PREFIXES: &[&str] = &[
     "env.",
     "env[",
     "getenv(",
+    "&lt;",
+    "[",
     "secrets.",
     "vault:",
     "self.",
@@ -110,10 +112,50 @@ const REFERENCE_PREFIXES: &[&str] = &[
     "import.meta.env",
 ];
 
+/// Words that make a hyphenated lower-case value an example (`a-fake-api-key`).
+const EXAMPLE_WORDS: &[&str] = &[
+    "fake",
+    "dummy",
+    "example",
+    "sample",
+    "placeholder",
+    "test",
+    "demo",
+    "mock",
+    "your",
+    "my",
+];
+
+/// True when a match of any rule (token or context) is filler, not key material: one
+/// repeated byte makes up half of it or more (`ghp_xxxx…`, `api_key=0000…`), or it
+/// is a short key (64 bytes at most) carrying the `EXAMPLE` marker of vendors'
+/// documented example keys (`AKIAIOSFODNN7EXAMPLE`). Random key material has neither.
+pub fn is_filler(value: &[u8]) -> bool {
+    let (mut longest, mut run) = (0, 0);
+    for (i, &b) in value.iter().enumerate() {
+        run = if i > 0 && value[i - 1] == b {
+            run + 1
+        } else {
+            1
+        };
+        longest = longest.max(run);
+    }
+    (longest >= 4 && longest * 2 >= value.len())
+        || (value.len() <= 64 && memchr::memmem::find(value, b"EXAMPLE").is_some())
+}
+
 /// True when `value`, the redactable part of a context-rule match, is not a secret.
 /// `after` is the byte that follows the whole match, when there is one.
+///
+/// Trivial values are a decision: a value of fewer than 4 bytes that is all digits or
+/// all letters (`password = "123"`, `pwd: abc`) or an identifier of the shape
+/// `letters-digits` (`token=spu-1234`, a ticket or SKU) is left visible; a short mixed
+/// value (`http://a:b4c@host`) is still redacted. Such values disclose nothing an attacker could not guess, and in agent
+/// output they are far more often examples, IDs and test fixtures than credentials.
 pub fn is_placeholder(value: &[u8], after: Option<u8>) -> bool {
-    if value.is_empty() {
+    let trivial = value.len() < 4
+        && (value.iter().all(u8::is_ascii_digit) || value.iter().all(u8::is_ascii_alphabetic));
+    if value.is_empty() || trivial || is_ticket_id(value) || is_example_phrase(value) {
         return true;
     }
     // A call, an index or a member access: `get_password()`, `Optional[str]`.
@@ -145,6 +187,29 @@ pub fn is_placeholder(value: &[u8], after: Option<u8>) -> bool {
         || is_upper_constant(value)
         || names_the_secret(value)
         || is_prose(value)
+}
+
+/// `spu-1234`, `JIRA-1234`: up to 8 letters, a hyphen, up to 6 digits.
+fn is_ticket_id(value: &[u8]) -> bool {
+    let Some(dash) = value.iter().position(|&b| b == b'-') else {
+        return false;
+    };
+    let (letters, digits) = (&value[..dash], &value[dash + 1..]);
+    (1..=8).contains(&letters.len())
+        && (1..=6).contains(&digits.len())
+        && letters.iter().all(u8::is_ascii_alphabetic)
+        && digits.iter().all(u8::is_ascii_digit)
+}
+
+/// `a-fake-api-key`, `my_dummy_token`: lower-case words joined by `-` or `_`, one of
+/// them a word that marks an example.
+fn is_example_phrase(value: &[u8]) -> bool {
+    value
+        .iter()
+        .all(|&b| b.is_ascii_lowercase() || b == b'-' || b == b'_')
+        && value
+            .split(|&b| b == b'-' || b == b'_')
+            .any(|w| EXAMPLE_WORDS.iter().any(|e| w == e.as_bytes()))
 }
 
 /// `WIN32_ERROR`, `MSV1_0_PROTOCOL_MESSAGE_TYPE`, `FULL_CONTROL`: an upper-case identifier
@@ -286,7 +351,25 @@ fn is_dotted_identifier(value: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::is_placeholder;
+    use super::{is_filler, is_placeholder};
+
+    #[test]
+    fn filler_and_documented_examples() {
+        for v in [
+            "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "00000000000000000000",
+            "AKIAIOSFODNN7EXAMPLE",
+        ] {
+            assert!(is_filler(v.as_bytes()), "{v}");
+        }
+        for v in [
+            "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5",
+            "hunter22",
+            "AAAAB3NzaC1yc2EAAAADAQABAAABAQC7",
+        ] {
+            assert!(!is_filler(v.as_bytes()), "{v}");
+        }
+    }
 
     #[test]
     fn references_and_masks_are_placeholders() {
@@ -326,6 +409,14 @@ mod tests {
             "Password used to generate key",
             "the password of the admin user, see the wiki.",
             "Password for the AWS account",
+            // Trivial values, ticket IDs, example phrases, templates.
+            "123",
+            "spu-1234",
+            "JIRA-42",
+            "a-fake-api-key",
+            "my_dummy_token",
+            "&lt;password&gt;",
+            "[PASSWORD]",
         ] {
             assert!(is_placeholder(v.as_bytes(), None), "{v}");
         }

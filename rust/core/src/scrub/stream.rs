@@ -13,7 +13,7 @@ use std::sync::Arc;
 use regex_automata::dfa::Automaton;
 use regex_automata::util::primitives::StateID;
 
-use super::guard::is_placeholder;
+use super::guard::{is_filler, is_placeholder};
 use super::prefilter::Hit;
 use super::rules::Tier;
 use super::ruleset::{Rule, RuleSet};
@@ -381,6 +381,9 @@ impl Scrubber {
                 }
                 let after = (stop < self.end()).then(|| self.byte(stop));
                 if rule.info.tier == Tier::Context && is_placeholder(value, after) {
+                    continue;
+                }
+                if rule.info.tier != Tier::Literal && is_filler(value) {
                     continue;
                 }
             }

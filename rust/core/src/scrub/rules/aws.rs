@@ -6,7 +6,7 @@ pub const AWS_ACCESS_KEY_ID: RuleDef = RuleDef::token(
     "aws-access-key-id",
     "AWS access key ID (AKIA/ASIA/ABIA/ACCA/A3T…, 20 chars)",
     &["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
-    r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{16}",
+    r"(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}",
     20,
 );
 
@@ -65,6 +65,8 @@ const VECTORS: &[Vector] = &[
     Vector::miss(&AWS_ACCESS_KEY_ID, "AKIA2ZE4VLOUYOHI6SZ is one character short"),
     Vector::miss(&AWS_ACCESS_KEY_ID, "id=XAKIAX2QQZOVUM5OTDIDH glued to a word"),
     Vector::miss(&AWS_ACCESS_KEY_ID, "akiagopbfjxvkpnnuwue lowercase"),
+    Vector::hit(&AWS_ACCESS_KEY_ID, "key AKIAD8JIUFWZ9X0WLDN1 has 0, 1, 8, 9", "key [REDACTED:aws-access-key-id] has 0, 1, 8, 9"),
+    Vector::miss(&AWS_ACCESS_KEY_ID, "AKIAIOSFODNN7EXAMPLE is the documented example"),
     Vector::hit(
         &AWS_SECRET_ACCESS_KEY,
         "[default]\naws_access_key_id = AKIA...\naws_secret_access_key = 9U9xIec6sxXlXQlNW3MUSxPbWlckk4e5Qqi5Baxl\n",

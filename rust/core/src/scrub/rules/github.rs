@@ -4,35 +4,43 @@ use super::{Family, RuleDef, Vector};
 
 pub const GITHUB_PAT: RuleDef = RuleDef::token(
     "github-pat",
-    "GitHub classic personal access token (ghp_, 40 chars)",
+    "GitHub classic personal access token (ghp_ + 36, up to 255 accepted)",
     &["ghp_"],
-    r"ghp_[0-9A-Za-z]{36}",
-    40,
-);
+    r"ghp_[0-9A-Za-z]{36,255}",
+    259,
+)
+.right_guard("")
+.overflow("[0-9A-Za-z_]");
 
 pub const GITHUB_OAUTH: RuleDef = RuleDef::token(
     "github-oauth",
-    "GitHub OAuth access token (gho_, 40 chars)",
+    "GitHub OAuth access token (gho_ + 36, up to 255 accepted)",
     &["gho_"],
-    r"gho_[0-9A-Za-z]{36}",
-    40,
-);
+    r"gho_[0-9A-Za-z]{36,255}",
+    259,
+)
+.right_guard("")
+.overflow("[0-9A-Za-z_]");
 
 pub const GITHUB_APP_TOKEN: RuleDef = RuleDef::token(
     "github-app-token",
-    "GitHub App user-to-server / server-to-server token (ghu_/ghs_, 40 chars)",
+    "GitHub App user-to-server / server-to-server token (ghu_/ghs_ + 36, up to 255 accepted)",
     &["ghu_", "ghs_"],
-    r"gh[us]_[0-9A-Za-z]{36}",
-    40,
-);
+    r"gh[us]_[0-9A-Za-z]{36,255}",
+    259,
+)
+.right_guard("")
+.overflow("[0-9A-Za-z_]");
 
 pub const GITHUB_REFRESH_TOKEN: RuleDef = RuleDef::token(
     "github-refresh-token",
-    "GitHub refresh token (ghr_, 40 or 80 chars)",
+    "GitHub refresh token (ghr_ + 36 or 76, up to 255 accepted)",
     &["ghr_"],
-    r"ghr_(?:[0-9A-Za-z]{76}|[0-9A-Za-z]{36})",
-    80,
-);
+    r"ghr_[0-9A-Za-z]{36,255}",
+    259,
+)
+.right_guard("")
+.overflow("[0-9A-Za-z_]");
 
 pub const GITHUB_FINE_GRAINED_PAT: RuleDef = RuleDef::token(
     "github-fine-grained-pat",
@@ -67,7 +75,17 @@ const VECTORS: &[Vector] = &[
         "{\"tool\": \"bash\", \"output\": \"GH_PAT=ghp_vF3KE3QiIOTvRAZBF3GT5ShuUYpDVU4VV5qY\\n\"}",
         "{\"tool\": \"bash\", \"output\": \"GH_PAT=[REDACTED:github-pat]\\n\"}",
     ),
-    Vector::miss(&GITHUB_PAT, "ghp_dr2ZLgsiJpMaIFTkbh967jcsFF1lo6Ts0lIQO is one character too long"),
+    Vector::hit(
+        &GITHUB_PAT,
+        "ghp_dr2ZLgsiJpMaIFTkbh967jcsFF1lo6Ts0lIQO is one character longer than documented",
+        "[REDACTED:github-pat] is one character longer than documented",
+    ),
+    Vector::hit(
+        &GITHUB_PAT,
+        "x=ghp_dr2ZLgsiJpMaIFTkbh967jcsFF1lo6Ts0lIQOdr2ZLgsiJpMaIFTkbh967jcsFF1lo6Ts0lIQOdr2ZLgsiJpMaIFTkbh967jcsFF1lo6Ts0lIQO;",
+        "x=[REDACTED:github-pat];",
+    ),
+    Vector::miss(&GITHUB_PAT, "ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx is a placeholder"),
     Vector::miss(&GITHUB_PAT, "ghp_HaLMXvEBeRQX44Je9UXOO1IWypYptjpBDa5 is one character short"),
     Vector::miss(&GITHUB_PAT, "ghp_Un8ESLUCWPTGnY8zeJLW7MxkF1YqG1!@#$%^ wrong charset"),
     Vector::hit(
@@ -80,7 +98,7 @@ const VECTORS: &[Vector] = &[
         "GH_ENTERPRISE_OAUTH=gho_qxj4BvRfO9cuIsENrCtNZjLJlOJK3TNTgejf",
         "GH_ENTERPRISE_OAUTH=[REDACTED:github-oauth]",
     ),
-    Vector::miss(&GITHUB_OAUTH, "gho_ViFFPghaSso6ln5QFj69PvQE2CtBDO4RH125d"),
+    Vector::hit(&GITHUB_OAUTH, "gho_ViFFPghaSso6ln5QFj69PvQE2CtBDO4RH125d", "[REDACTED:github-oauth]"),
     Vector::miss(&GITHUB_OAUTH, "xgho_EHOWws6esx2Xf2aUomr4WsWU8CGOyLaFOKpm"),
     Vector::hit(
         &GITHUB_APP_TOKEN,
@@ -104,7 +122,11 @@ const VECTORS: &[Vector] = &[
         "{\"refresh\": \"ghr_VJSXFHXiRdD6My5od5KPwVq7Fl5LGc195F0w\", \"expires_in\": 15897600}",
         "{\"refresh\": \"[REDACTED:github-refresh-token]\", \"expires_in\": 15897600}",
     ),
-    Vector::miss(&GITHUB_REFRESH_TOKEN, "ghr_NDBnNFnpOcizQpHesGJ6wJomv7vzBhgwPWTSMvZWt5qcCZ1e5s"),
+    Vector::hit(
+        &GITHUB_REFRESH_TOKEN,
+        "ghr_NDBnNFnpOcizQpHesGJ6wJomv7vzBhgwPWTSMvZWt5qcCZ1e5s",
+        "[REDACTED:github-refresh-token]",
+    ),
     Vector::miss(&GITHUB_REFRESH_TOKEN, "ghr_QR4Ah7qFJ4ICNIZNPOFm"),
     Vector::hit(
         &GITHUB_FINE_GRAINED_PAT,

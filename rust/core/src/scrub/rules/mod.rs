@@ -316,6 +316,7 @@ mod openai;
 mod openrouter;
 mod openshift;
 mod password;
+mod password_hash;
 mod perplexity;
 mod pinecone;
 mod planetscale;
@@ -483,6 +484,7 @@ pub static FAMILIES: &[&Family] = &[
     &clickup::FAMILY,
     &mistral::FAMILY,
     &jwt_variant::FAMILY,
+    &password_hash::FAMILY,
     &password::FAMILY,
     &connection_string::FAMILY,
     &generic_secret::FAMILY,
