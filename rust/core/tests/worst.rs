@@ -78,8 +78,9 @@ fn storms_of_token_characters_are_one_overflow() {
 /// Near-miss tokens, one character short and one long, repeated: left alone, linear.
 #[test]
 fn near_miss_tokens_are_left_alone() {
-    let short = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM ";
-    let long = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5x ";
+    // npm tokens are exactly 36 after the prefix (GitHub's are accepted from 36 to 255).
+    let short = "npm_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM ";
+    let long = "npm_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5x ";
     for unit in [short, long] {
         let text = repeat(unit, N);
         let r = run(&text, 1000);
