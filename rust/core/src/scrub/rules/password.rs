@@ -11,18 +11,21 @@ pub const PASSWORD_ASSIGNMENT: RuleDef = RuleDef {
     pattern: concat!(
         r#"(?i:password|passwd|pwd)(?i:[_.-]?(?:[0-9]|confirm(?:ation)?|plain(?:text)?|value|str|string))?"#,
         // <password>value</password>
-        r#"(?:>(?P<secret1>[^<>\s"'(){}]+)<"#,
+        r#"(?:>[ \t\r\n]{0,64}(?P<secret1>[^<>\s"'(){}]+)[ \t\r\n]{0,64}<"#,
         r#"|(?:\\?["'])?(?:"#,
         // PASSWORD=value (no spaces): 4+ bytes
         r#"=(?P<secret2>\w[^\s"'`,;<>(){}\[\]&\\]{3,})"#,
-        r#"|[ \t]{0,32}(?::=|=>|[:=])[ \t]{0,32}(?:"#,
+        r#"|[ \t]{0,32}(?:(?i:string)[ \t]{1,8})?(?::{1,3}=|[?.+]=|=>|[:=])[ \t]{0,32}(?:"#,
         // quoted: anything that does not start with whitespace
-        r#""(?P<secret3>(?:[^"\\\s]|\\[^\r\n])(?:[^"\\\r\n]|\\[^\r\n])*)"[,)}]{0,16}"#,
-        r#"|'(?P<secret4>[^'\s][^'\r\n]*)'[,)}]{0,16}"#,
-        r#"|\\"(?P<secret5>[^"\\\s][^"\\\r\n]*)\\"[,)}]{0,16}"#,
+        r#""(?P<secret3>(?:[^"\\\s,;:)}\]]|\\[^\r\n])(?:[^"\\\r\n]|\\[^\r\n])*)"[,)}]{0,16}"#,
+        r#"|'(?P<secret4>[^'\s,;:)}\]][^'\r\n]*)'[,)}]{0,16}"#,
+        r#"|`(?P<secret7>[^`\s][^`\r\n]*)`[,)}]{0,16}"#,
+        r#"|\\"(?P<secret5>[^"\\\s,;:)}\]][^"\\\r\n]*)\\"[,)}]{0,16}"#,
         // unquoted: 6+ bytes, starts alphanumeric, has a digit or one of !#$%*+=?@^|~
         r#"|(?P<secret6>[A-Za-z0-9][^\s"'`,;<>(){}\[\]&\\]{4,}[0-9!#$%*+=?@^|~][^\s"'`,;<>(){}\[\]&\\]*"#,
-        r#"|[A-Za-z0-9][^\s"'`,;<>(){}\[\]&\\]{0,4}[0-9!#$%*+=?@^|~][^\s"'`,;<>(){}\[\]&\\]{4,}))))"#,
+        r#"|[A-Za-z0-9][^\s"'`,;<>(){}\[\]&\\]{0,4}[0-9!#$%*+=?@^|~][^\s"'`,;<>(){}\[\]&\\]{4,}))"#,
+        // prose and gradle: `the password is 'x'`, `password 'x'` (quoted only)
+        r#"|[ \t]{1,8}(?:(?i:is|was)[ \t]{1,8})?(?:"(?P<secret8>[^"\\\s][^"\\\r\n]{2,})"|'(?P<secret9>[^'\s][^'\r\n]{2,})')))"#,
     ),
     before: None,
     left_guard: "[/]",

@@ -10,7 +10,7 @@ pub const URL_USERINFO: RuleDef = RuleDef::context(
     "url-userinfo",
     "password in scheme://user:password@host (postgres, mysql, mongodb, redis, amqp, http…)",
     &["://"],
-    r#"://[^\s:@/?#"'<>\\{}]{0,256}:(?P<secret>[^\s/?#"'<>\\{}]{3,256})@"#,
+    r#"://[^\s:@/?#"'<>\\{}]{0,256}:(?P<secret>[^\s/"'<>\\{}]{3,256})@"#,
     517,
 );
 
