@@ -251,6 +251,7 @@ mod brevo;
 mod buildkite;
 mod cerebras;
 mod circleci;
+mod cli_password;
 mod clickup;
 mod clojars;
 mod cloudflare;
@@ -485,6 +486,7 @@ pub static FAMILIES: &[&Family] = &[
     &mistral::FAMILY,
     &jwt_variant::FAMILY,
     &password_hash::FAMILY,
+    &cli_password::FAMILY,
     &password::FAMILY,
     &connection_string::FAMILY,
     &generic_secret::FAMILY,

@@ -1,6 +1,6 @@
 //! Private keys (PEM, PuTTY): private-key-pem, putty-private-key.
 
-use super::{Family, RuleDef, Tier, Vector};
+use super::{base64_decode, Family, RuleDef, Tier, Vector};
 
 // 23 (GCP service-account JSON) is covered here: its "private_key" is a \n-escaped PEM.
 // After the BEGIN line come either armour headers (encrypted PKCS#1, PGP) or a base64
@@ -43,11 +43,37 @@ pub const PUTTY_PRIVATE_KEY: RuleDef = RuleDef {
     yields_to: None,
 };
 
+/// base64 of `-----BEGIN`; what follows must decode to a private key's BEGIN line.
+pub const PRIVATE_KEY_PEM_BASE64: RuleDef = RuleDef::token(
+    "private-key-pem-base64",
+    "base64 of a PEM private key (LS0tLS1CRUdJTi…, as in Kubernetes secrets and CI variables), one line or wrapped",
+    &["LS0tLS1CRUdJTi"],
+    r"LS0tLS1CRUdJTi[A-Za-z0-9+/]{40,}(?:(?:\r?\n|\\n)[A-Za-z0-9+/]{4,})*={0,2}",
+    65536,
+)
+.left_guard("[A-Za-z0-9+/]")
+.right_guard("")
+.overflow(r"[A-Za-z0-9+/=\r\n]")
+.validator(begins_a_private_key);
+
+/// The first 80 base64 characters (60 bytes) hold the whole BEGIN line of every PEM
+/// private key label.
+fn begins_a_private_key(value: &[u8]) -> bool {
+    let head: Vec<u8> = value
+        .iter()
+        .copied()
+        .filter(|b| b.is_ascii_alphanumeric() || *b == b'+' || *b == b'/')
+        .take(80)
+        .collect();
+    base64_decode(&head[..head.len() / 4 * 4])
+        .is_some_and(|d| memchr::memmem::find(&d, b"PRIVATE KEY").is_some())
+}
+
 /// The family, its rules in priority order.
 pub const FAMILY: Family = Family {
     name: "Private keys (PEM, PuTTY)",
     source: "GL, DS, NP, TH",
-    rules: &[PRIVATE_KEY_PEM, PUTTY_PRIVATE_KEY],
+    rules: &[PRIVATE_KEY_PEM, PUTTY_PRIVATE_KEY, PRIVATE_KEY_PEM_BASE64],
     vectors: VECTORS,
 };
 
@@ -92,4 +118,15 @@ const VECTORS: &[Vector] = &[
     ),
     Vector::miss(&PUTTY_PRIVATE_KEY, "PuTTYgen saves keys as PuTTY-User-Key-File-4 files"),
     Vector::miss(&PUTTY_PRIVATE_KEY, "Use puttygen to convert the PPK file."),
+    Vector::hit(
+        &PRIVATE_KEY_PEM_BASE64,
+        "  ssh-privatekey: LS0tLS1CRUdJTiBPUEVOU1NIIFBSSVZBVEUgS0VZLS0tLS0KMXFkWFdQSngvZDh1dDhwZHFzeFJwdkVENWhKUmFPdlJUWVpQTnZTK0k0azlHdnZLOUprbVczNzhEL0NuNTExQ0ZVQldrTgpoQm0yYmQyQUcyK0IyVEZ1MmFXbytDN1ZMb3RkZHhnN3FBQ1BWc09uQTY2Y0tJRlRteHJyanRqVm1kNHhJMHp2eTRacjltCm9FSFpoTlgyeEdxYy9mUTdadnFzUDNDQ1QvbktFQkpNaHc1azYyck9qbHFuRkNyYVAvYzBZc0hoNDdsZnQ2ek5ISUEzM04KYkVJM3A4NWNSYkdJRVY0NWdPK1YvUnJ3bElNNWRjSmpXcHdJcXVscHdJS2FrOTluZUVDN0M2SllNaXpuRjZ5dFRCVVJhSAp5eDQ5d1FPbUNiNWs1cGJTMlNkNkNSU0gyRDZvcU03OStPMzZqS2t2KzBHaFRuclUvRDRKMS9wbUhkTloxSU5VOXo0bWdZCi0tLS0tRU5EIE9QRU5TU0ggUFJJVkFURSBLRVktLS0tLQo=\ntype: Opaque",
+        "  ssh-privatekey: [REDACTED:private-key-pem-base64]\ntype: Opaque",
+    ),
+    Vector::hit(
+        &PRIVATE_KEY_PEM_BASE64,
+        "DEPLOY_KEY_B64=LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpha2UvQlNEdjJpRmV1UzBIT2tKOUMxaG5z\nU1NJSXBlVXhUMHVSY20wRUE2R2s4aHRqK3dmMGdacGM1UklwR3VLCjBRK1llNlVhbW5hYmZJb0dD\nbzE2d0VuNFhSMmF5VmNMQ3JSOVFDcmZMbW5jc0lHdjQ0TGdzL2dyTjhHb1Z4UjcKY0k2TTM4Y1Zu\nOGhvY3VpVFFmbmd1aXg4UGxDUkFPVDA1bktmZU9MdkhOaC9aT0NCUks2aUlUNlkyWVRJaWNwRApp\nWW1mYjlhdGRzYUFOTitiV3ljME4zOEdLUCtGYUZWZjA2RXM4ZTlGaHN0UEFqemxQS01GQ2FreXhp\nK2pVbG9RCi0tLS0tRU5EIFJTQSBQUklWQVRFIEtFWS0tLS0tCg==\n",
+        "DEPLOY_KEY_B64=[REDACTED:private-key-pem-base64]\n",
+    ),
+    Vector::miss(&PRIVATE_KEY_PEM_BASE64, "ca.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCmNmeDBPbGpnTmRqQ1lwYzF2WU1KcVZJdkxRS3Q0Q1NUNExCWldtNmk2WDg5cXloeHJyaGJ1YVl1VjhHRXBBajAKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo="),
 ];
