@@ -29,7 +29,7 @@ def test_stdin_to_stdout():
 
 def test_file_argument_and_stats(tmp_path):
     f = tmp_path / "log.txt"
-    f.write_bytes(f"{GHP} {GHP} AKIAIOSFODNN7EXAMPLE\n".encode())
+    f.write_bytes(f"{GHP} {GHP} AKIAQ3ZP7XK2M5RT9WLA\n".encode())
     r = run("scrub", str(f), "--stats")
     assert r.returncode == 0
     assert r.stdout.count(b"[REDACTED:") == 3

@@ -121,7 +121,7 @@ def test_lone_surrogates_survive():
 
 def test_counts_per_rule():
     s = Scrubber()
-    s.feed(f"{GHP} and {GHP} and AKIAIOSFODNN7EXAMPLE ")
+    s.feed(f"{GHP} and {GHP} and AKIAQ3ZP7XK2M5RT9WLA ")
     s.flush()
     assert s.counts == {"github-pat": 2, "aws-access-key-id": 1}
 

@@ -5,7 +5,7 @@
 /// Fake but format-correct credentials of several families, one per planted slot.
 pub const PLANTED: &[&str] = &[
     "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5",
-    "AKIAIOSFODNN7EXAMPLE",
+    "AKIAQ3ZP7XK2M5RT9WLA",
     "xoxb-2614539803-3817653278-aBcDeFgHiJkLmNoPqRsTuVwX",
     "sk-ant-api03-aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789aBcDeFgHiJkLmNoPqRsTuVwXyZ01234AA",
     "AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q",
