@@ -33,15 +33,14 @@ pub const QUOTED_KEY_VALUE: RuleDef = RuleDef::context(
 
 pub const PASS_ASSIGNMENT: RuleDef = RuleDef::context(
     "pass-assignment",
-    "DB_PASS= / SMTP_PASS: / \"pass\": assignments (value redacted, key kept)",
-    &["pass"],
+    "DB_PASS= / SMTP_PASS: / \"pass\": assignments (value redacted, key kept; `pass` alone is a Python statement)",
+    &["_pass", "-pass", ".pass", "\"pass\"", "'pass'"],
     concat!(
-        r#"(?i:pass)(?:\\?["'])?[ \t]{0,32}(?::{1,3}=|[?.+]=|=>|[:=])[ \t]{0,32}"#,
+        r#"(?:[_.-](?i:pass)(?:\\?["'])?|["'](?i:pass)\\?["'])[ \t]{0,32}(?::{1,3}=|[?.+]=|=>|[:=])[ \t]{0,32}"#,
         r#"(?:"(?P<secret1>[^"\\\s,;:)}\]][^"\\\r\n]{2,255})"[,)}]{0,16}|'(?P<secret2>[^'\s,;:)}\]][^'\r\n]{2,255})'[,)}]{0,16}|(?P<secret3>[A-Za-z0-9][^\s"'`,;<>(){}\[\]&\\]{2,}[0-9!#$%*+=?@^|~][^\s"'`,;<>(){}\[\]&\\]*))"#,
     ),
     320,
 )
-.left_guard("[A-Za-z0-9]")
 .right_guard(r"[(\[<,)}]");
 
 /// The family, its rules in priority order.

@@ -5,7 +5,7 @@ use super::{Family, RuleDef, Vector};
 pub const DYNATRACE_TOKEN: RuleDef = RuleDef::token(
     "dynatrace-token",
     "Dynatrace access token (dt0c01. + 24 + . + 64)",
-    &["dt0"],
+    &["dt0c0", "dt0s0"],
     r"dt0[a-z][0-9]{2}\.[A-Z0-9]{24}\.[A-Z0-9]{64}",
     96,
 );

@@ -252,7 +252,6 @@ mod buildkite;
 mod cerebras;
 mod circleci;
 mod cli_password;
-mod clickup;
 mod clojars;
 mod cloudflare;
 mod connection_string;
@@ -262,7 +261,6 @@ mod digitalocean;
 mod discord;
 mod docker;
 mod doppler;
-mod dropbox;
 mod duffel;
 mod dynatrace;
 mod e2b;
@@ -270,8 +268,6 @@ mod easypost;
 mod elevenlabs;
 mod figma;
 mod firebase;
-mod firecrawl;
-mod fireworks;
 mod flutterwave;
 mod flyio;
 mod frameio;
@@ -286,7 +282,6 @@ mod heroku;
 mod http_auth;
 mod hubspot;
 mod huggingface;
-mod infisical;
 mod infracost;
 mod intercom;
 mod intra42;
@@ -332,11 +327,9 @@ mod razorpay;
 mod readme;
 mod render;
 mod replicate;
-mod resend;
 mod rootly;
 mod rubygems;
 mod salesforce;
-mod scaleway;
 mod sendgrid;
 mod sentry;
 mod shippo;
@@ -446,12 +439,10 @@ pub static FAMILIES: &[&Family] = &[
     &frameio::FAMILY,
     &prefect::FAMILY,
     &readme::FAMILY,
-    &scaleway::FAMILY,
     &harness::FAMILY,
     &infracost::FAMILY,
     &buildkite::FAMILY,
     &clojars::FAMILY,
-    &dropbox::FAMILY,
     &easypost::FAMILY,
     &flutterwave::FAMILY,
     &intra42::FAMILY,
@@ -472,17 +463,12 @@ pub static FAMILIES: &[&Family] = &[
     &zapier::FAMILY,
     &firebase::FAMILY,
     &cerebras::FAMILY,
-    &fireworks::FAMILY,
     &langfuse::FAMILY,
-    &firecrawl::FAMILY,
     &e2b::FAMILY,
-    &resend::FAMILY,
     &neon::FAMILY,
     &posthog::FAMILY,
     &circleci::FAMILY,
-    &infisical::FAMILY,
     &intercom::FAMILY,
-    &clickup::FAMILY,
     &mistral::FAMILY,
     &jwt_variant::FAMILY,
     &password_hash::FAMILY,

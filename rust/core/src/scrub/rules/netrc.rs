@@ -5,8 +5,8 @@ use super::{Family, RuleDef, Vector};
 pub const NETRC_PASSWORD: RuleDef = RuleDef::context(
     "netrc-password",
     "password in a netrc entry (machine … login … password …)",
-    &["machine", "default"],
-    r"(?:machine[ \t\r\n]{1,32}(?:[^\s.:]{0,128}[.:]\S{1,128}|localhost)|default)(?:[ \t\r\n]{1,32}(?:login|account|port)[ \t\r\n]{1,32}\S{1,256}){1,3}[ \t\r\n]{1,32}password[ \t\r\n]{1,32}(?P<secret>\S{1,256})",
+    &["machine"],
+    r"machine[ \t\r\n]{1,32}(?:[^\s.:]{0,128}[.:]\S{1,128}|localhost)(?:[ \t\r\n]{1,32}(?:login|account|port)[ \t\r\n]{1,32}\S{1,256}){1,3}[ \t\r\n]{1,32}password[ \t\r\n]{1,32}(?P<secret>\S{1,256})",
     1604,
 );
 
