@@ -330,6 +330,7 @@ mod replicate;
 mod rootly;
 mod rubygems;
 mod salesforce;
+mod scaleway;
 mod sendgrid;
 mod sentry;
 mod shippo;
@@ -423,6 +424,7 @@ pub static FAMILIES: &[&Family] = &[
     &twitch::FAMILY,
     &okta::FAMILY,
     &salesforce::FAMILY,
+    &scaleway::FAMILY,
     &shippo::FAMILY,
     &duffel::FAMILY,
     &planetscale::FAMILY,
