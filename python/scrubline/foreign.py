@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import queue
 import signal
 import subprocess
 import sys
@@ -23,6 +24,9 @@ FROM_CHOICES = ("trace", *FOREIGN)
 EXECUTABLE = {"claude-code": "claude", "codex": "codex", "gemini": "gemini"}
 #: After our SIGINT/SIGTERM reached the agent, how long its last lines are still read.
 GRACE_S = 5.0
+#: Translated batches waiting for the boundary (the translator runs one batch ahead).
+AHEAD = 4
+_END = object()
 
 
 def agent_argv(tool: str, path: str, prompt: str, extra: list[str]) -> list[str]:
@@ -137,6 +141,41 @@ class Foreign:
         return self.translator.origin(canonical - self._batch_first)
 
     def batches(self, stop: Callable[[], bool]) -> Iterator[Batch]:
+        """The translated batches. Reading and translating run on their own thread (the
+        core releases the interpreter), a few batches ahead of the boundary: the two
+        overlap. Whatever the thread raises is raised here."""
+        ahead: queue.Queue = queue.Queue(maxsize=AHEAD)
+        closed = threading.Event()
+
+        def put(item: object) -> bool:
+            while not closed.is_set():
+                try:
+                    ahead.put(item, timeout=0.1)
+                    return True
+                except queue.Full:
+                    continue
+            return False
+
+        def produce() -> None:
+            try:
+                for batch in self._translated(stop):
+                    if not put(batch):
+                        return
+                put(_END)
+            except BaseException as e:  # noqa: BLE001 - handed to the consumer
+                put(e)
+
+        worker = threading.Thread(target=produce, name="scrubline-translate", daemon=True)
+        worker.start()
+        try:
+            while (item := ahead.get()) is not _END:
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            closed.set()
+
+    def _translated(self, stop: Callable[[], bool]) -> Iterator[Batch]:
         for first, block in self.source.batches(stop):
             if out := self.translator.translate(block, first):
                 yield self._number(out)

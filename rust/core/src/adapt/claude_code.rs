@@ -2,8 +2,11 @@
 //! line, one line per content block, a single terminal `result`. Field reference: the
 //! Agent SDK's `types.py` / `message_parser.py` (anthropics/claude-agent-sdk-python).
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
 use super::{get_str, get_u64, title_of, Dialect, Ending, Exit, Out, Tool, ACTIVITY_MAX};
@@ -32,7 +35,162 @@ pub(crate) struct ClaudeCode {
 
 const TERMINAL: &str = "result";
 
+/// The common lines (top-level content blocks, tool results, token counters) read
+/// without building a tree: what is not named here is skipped, strings without escapes
+/// are borrowed. Any other shape takes the general path (a `Value`), which does the same.
+#[derive(Deserialize)]
+struct Hot<'a> {
+    #[serde(rename = "type", borrow)]
+    ty: Cow<'a, str>,
+    #[serde(default, borrow)]
+    subtype: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    message: Option<HotMessage<'a>>,
+    #[serde(default, borrow)]
+    parent_tool_use_id: Option<Cow<'a, str>>,
+    #[serde(default)]
+    error: Option<Value>,
+    #[serde(default, rename = "isSynthetic")]
+    synthetic: Option<bool>,
+}
+
+#[derive(Deserialize)]
+struct HotMessage<'a> {
+    #[serde(default, borrow)]
+    id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    content: Option<Vec<HotBlock<'a>>>,
+}
+
+#[derive(Deserialize)]
+struct HotBlock<'a> {
+    #[serde(rename = "type", borrow)]
+    ty: Cow<'a, str>,
+    #[serde(default, borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    thinking: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    name: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    input: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    tool_use_id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    content: Option<HotContent<'a>>,
+    #[serde(default)]
+    is_error: Option<bool>,
+}
+
+/// A tool result's content: a string (borrowed when it can be), or blocks.
+enum HotContent<'a> {
+    Text(Cow<'a, str>),
+    Blocks(Value),
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for HotContent<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = HotContent<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string or content blocks")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(HotContent::Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(HotContent::Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(HotContent::Text(Cow::Owned(v)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                seq: A,
+            ) -> Result<Self::Value, A::Error> {
+                let v = Value::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
+                Ok(HotContent::Blocks(v))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
 impl Dialect for ClaudeCode {
+    fn raw(&mut self, line: &[u8], out: &mut Out) -> bool {
+        if !self.started {
+            return false;
+        }
+        // One UTF-8 check of the whole line: the parser then trusts its strings.
+        let Ok(line) = std::str::from_utf8(line) else {
+            return false;
+        };
+        let Ok(h) = serde_json::from_str::<Hot>(line) else {
+            return false;
+        };
+        let top = h.parent_tool_use_id.is_none();
+        match (h.ty.as_ref(), h.subtype.as_deref()) {
+            ("system", Some("thinking_tokens")) => true,
+            ("assistant", _) if top && h.error.as_ref().is_none_or(Value::is_null) => {
+                let Some(HotMessage {
+                    id,
+                    content: Some(blocks),
+                }) = h.message
+                else {
+                    return false;
+                };
+                if !blocks
+                    .iter()
+                    .all(|b| matches!(b.ty.as_ref(), "text" | "thinking" | "tool_use"))
+                {
+                    return false;
+                }
+                let repeated = self.streamed.contains(id.as_deref().unwrap_or(""));
+                for b in blocks {
+                    match b.ty.as_ref() {
+                        "text" if !repeated => {
+                            self.text_block(b.text.as_deref().unwrap_or(""), out)
+                        }
+                        "thinking" if !repeated => {
+                            self.thinking_block(b.thinking.as_deref().unwrap_or(""), out)
+                        }
+                        "tool_use" => {
+                            out.tool_start_raw(b.id.as_deref(), b.name.as_deref(), b.input)
+                        }
+                        _ => {}
+                    }
+                }
+                true
+            }
+            ("user", _) if top && h.synthetic != Some(true) => {
+                let Some(HotMessage {
+                    content: Some(blocks),
+                    ..
+                }) = h.message
+                else {
+                    return false;
+                };
+                if !blocks.iter().all(|b| b.ty == "tool_result") {
+                    return false;
+                }
+                for b in blocks {
+                    let text = match &b.content {
+                        Some(HotContent::Text(t)) => Cow::Borrowed(t.as_ref()),
+                        Some(HotContent::Blocks(v)) => Cow::Owned(result_text(Some(v))),
+                        None => Cow::Borrowed(""),
+                    };
+                    let call = b.tool_use_id.as_deref().unwrap_or("");
+                    tool_result(call, &text, b.is_error.unwrap_or(false), out);
+                }
+                true
+            }
+            _ => false,
+        }
+    }
+
     fn line(&mut self, obj: Map<String, Value>, out: &mut Out) {
         let ty = obj.get("type").and_then(Value::as_str).unwrap_or("");
         if !(self.started
@@ -333,30 +491,23 @@ impl ClaudeCode {
         for b in blocks {
             match get_str(&b, "type") {
                 Some("text") if !repeated => {
-                    let text = get_str(&b, "text").unwrap_or("");
-                    let sep = if self.answered { "\n\n" } else { "" };
-                    self.answered |= !text.is_empty();
-                    out.event("assistant_delta", json!({"text": format!("{sep}{text}")}));
+                    self.text_block(get_str(&b, "text").unwrap_or(""), out)
                 }
+                // The signature is opaque base64: dropped.
                 Some("thinking") if !repeated => {
-                    // The signature is opaque base64: dropped.
-                    let text = get_str(&b, "thinking").unwrap_or("");
-                    let sep = if self.thought { "\n\n" } else { "" };
-                    self.thought |= !text.is_empty();
-                    out.event("thinking_delta", json!({"text": format!("{sep}{text}")}));
+                    self.thinking_block(get_str(&b, "thinking").unwrap_or(""), out)
                 }
                 Some("text" | "thinking") => {}
                 Some("redacted_thinking") => out.notice(
                     "redacted_thinking",
                     "claude-code sent a redacted thinking block; its opaque data is not kept",
                 ),
-                Some("tool_use" | "server_tool_use") => {
-                    let input = b.get("input").cloned().unwrap_or_else(|| json!({}));
-                    out.event(
-                        "tool_start",
-                        json!({"call_id": b.get("id"), "tool": b.get("name"), "title": title_of(&input), "input": input}),
-                    );
-                }
+                Some("tool_use" | "server_tool_use") => tool_use(
+                    b.get("id").cloned(),
+                    b.get("name").cloned(),
+                    b.get("input").cloned(),
+                    out,
+                ),
                 _ => {
                     let mut m = Map::new();
                     m.insert("type".into(), Value::String("assistant_block".into()));
@@ -385,7 +536,11 @@ impl ClaudeCode {
         // `tool_use_result` repeats the tool result in another shape: dropped.
         for b in blocks {
             match (get_str(&b, "type"), &parent) {
-                (Some("tool_result"), None) => self.tool_result(&b, out),
+                (Some("tool_result"), None) => {
+                    let call = get_str(&b, "tool_use_id").unwrap_or("");
+                    let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
+                    tool_result(call, &result_text(b.get("content")), is_error, out);
+                }
                 (Some("tool_result"), Some(p)) => {
                     let text = result_text(b.get("content"));
                     self.activity(p, "tool_result", &text, out);
@@ -412,22 +567,17 @@ impl ClaudeCode {
         }
     }
 
-    fn tool_result(&mut self, b: &Value, out: &mut Out) {
-        let call = b.get("tool_use_id").cloned().unwrap_or(Value::Null);
-        let text = result_text(b.get("content"));
-        let is_error = b.get("is_error").and_then(Value::as_bool).unwrap_or(false);
-        if !text.is_empty() {
-            out.event("tool_output_delta", json!({"call_id": call, "text": text}));
-        }
-        let (status, outcome) = match (is_error, denied(&text)) {
-            (false, _) => ("completed", "ok"),
-            (true, true) => ("denied", "failed"),
-            (true, false) => ("completed", "failed"),
-        };
-        out.event(
-            "tool_end",
-            json!({"call_id": call, "status": status, "outcome": outcome}),
-        );
+    /// A top-level text block: the answer (blocks of separate messages are separated).
+    fn text_block(&mut self, text: &str, out: &mut Out) {
+        let sep = if self.answered { "\n\n" } else { "" };
+        self.answered |= !text.is_empty();
+        out.text_event("assistant_delta", sep, text);
+    }
+
+    fn thinking_block(&mut self, text: &str, out: &mut Out) {
+        let sep = if self.thought { "\n\n" } else { "" };
+        self.thought |= !text.is_empty();
+        out.text_event("thinking_delta", sep, text);
     }
 
     fn activity(&mut self, parent: &str, kind: &str, text: &str, out: &mut Out) {
@@ -565,6 +715,28 @@ impl ClaudeCode {
         self.thought = false;
         self.result = Some(obj);
     }
+}
+
+fn tool_use(id: Option<Value>, name: Option<Value>, input: Option<Value>, out: &mut Out) {
+    let input = input.unwrap_or_else(|| json!({}));
+    out.event(
+        "tool_start",
+        json!({"call_id": id, "tool": name, "title": title_of(&input), "input": input}),
+    );
+}
+
+/// A top-level tool result: its text as the call's output, then its end. An error
+/// result is a refusal (`denied`) or a tool that ran and failed.
+fn tool_result(call: &str, text: &str, is_error: bool, out: &mut Out) {
+    let (status, outcome) = match (is_error, is_error && denied(text)) {
+        (false, _) => ("completed", "ok"),
+        (true, true) => ("denied", "failed"),
+        (true, false) => ("completed", "failed"),
+    };
+    if !text.is_empty() {
+        out.output_event(call, text);
+    }
+    out.tool_end(call, status, outcome);
 }
 
 /// A tool result's text: the string, or its text blocks joined; other blocks become a

@@ -9,6 +9,9 @@ mod gemini;
 
 use std::sync::Arc;
 
+use std::borrow::Cow;
+
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::project::bounded;
@@ -149,6 +152,11 @@ impl Ending {
 /// What one stateful dialect does: a parsed foreign object in, events out; at the end,
 /// the outcome from the last events and the exit evidence.
 pub(crate) trait Dialect {
+    /// The common lines, read without building a tree: true when `line` was handled.
+    /// False leaves it to [`Dialect::line`], before anything was written.
+    fn raw(&mut self, _line: &[u8], _out: &mut Out) -> bool {
+        false
+    }
     fn line(&mut self, obj: Map<String, Value>, out: &mut Out);
     fn end(&mut self, exit: Exit, cut: bool, out: &mut Out) -> Ending;
 }
@@ -173,6 +181,73 @@ impl Out {
         }
         serde_json::to_writer(&mut self.buf, &Value::Object(obj)).expect("a Value always writes");
         self.buf.push(b'\n');
+        self.origin.push(self.line_no);
+    }
+
+    /// A text delta, written without a tree: `{"type":ty,"text":prefix+text}`.
+    pub(crate) fn text_event(&mut self, ty: &str, prefix: &str, text: &str) {
+        self.buf.extend_from_slice(b"{\"type\":\"");
+        self.buf.extend_from_slice(ty.as_bytes());
+        self.buf.extend_from_slice(b"\",\"text\":");
+        if prefix.is_empty() {
+            serde_json::to_writer(&mut self.buf, text).expect("a str always writes");
+        } else {
+            serde_json::to_writer(&mut self.buf, &format!("{prefix}{text}"))
+                .expect("a str always writes");
+        }
+        self.buf.extend_from_slice(b"}\n");
+        self.origin.push(self.line_no);
+    }
+
+    /// A tool's output delta, written without a tree.
+    pub(crate) fn output_event(&mut self, call_id: &str, text: &str) {
+        self.buf
+            .extend_from_slice(b"{\"type\":\"tool_output_delta\",\"call_id\":");
+        serde_json::to_writer(&mut self.buf, call_id).expect("a str always writes");
+        self.buf.extend_from_slice(b",\"text\":");
+        serde_json::to_writer(&mut self.buf, text).expect("a str always writes");
+        self.buf.extend_from_slice(b"}\n");
+        self.origin.push(self.line_no);
+    }
+
+    /// `tool_start` from a borrowed call: its input is written as the foreign line had it
+    /// (valid JSON; the boundary parses it again).
+    pub(crate) fn tool_start_raw(
+        &mut self,
+        id: Option<&str>,
+        name: Option<&str>,
+        input: Option<&RawValue>,
+    ) {
+        let input = input.map_or("{}", RawValue::get);
+        let title = serde_json::from_str::<Title>(input)
+            .ok()
+            .and_then(Title::first);
+        self.buf
+            .extend_from_slice(b"{\"type\":\"tool_start\",\"call_id\":");
+        serde_json::to_writer(&mut self.buf, &id).expect("writes");
+        self.buf.extend_from_slice(b",\"tool\":");
+        serde_json::to_writer(&mut self.buf, &name).expect("writes");
+        self.buf.extend_from_slice(b",\"title\":");
+        serde_json::to_writer(
+            &mut self.buf,
+            &title.map(|t| bounded(&t, TITLE_MAX).to_string()),
+        )
+        .expect("writes");
+        self.buf.extend_from_slice(b",\"input\":");
+        self.buf.extend_from_slice(input.as_bytes());
+        self.buf.extend_from_slice(b"}\n");
+        self.origin.push(self.line_no);
+    }
+
+    pub(crate) fn tool_end(&mut self, call_id: &str, status: &str, outcome: &str) {
+        self.buf
+            .extend_from_slice(b"{\"type\":\"tool_end\",\"call_id\":");
+        serde_json::to_writer(&mut self.buf, call_id).expect("writes");
+        for (k, v) in [("status", status), ("outcome", outcome)] {
+            self.buf
+                .extend_from_slice(format!(",\"{k}\":\"{v}\"").as_bytes());
+        }
+        self.buf.extend_from_slice(b"}\n");
         self.origin.push(self.line_no);
     }
 
@@ -286,10 +361,12 @@ impl Translator {
         self.out.buf.clear();
         self.out.origin.clear();
         self.out.buf.reserve(block.len() + 64);
-        let mut n = first_line_no;
-        for line in block.split(|b| *b == b'\n') {
-            self.line(line, n);
+        let (mut n, mut at) = (first_line_no, 0);
+        while at < block.len() {
+            let end = memchr::memchr(b'\n', &block[at..]).map_or(block.len(), |i| at + i);
+            self.line(&block[at..end], n);
             n += 1;
+            at = end + 1;
         }
         std::mem::take(&mut self.out.buf)
     }
@@ -306,8 +383,12 @@ impl Translator {
             return;
         }
         if t[0] == b'{' {
+            self.flush_junk();
+            if self.dialect.raw(t, &mut self.out) {
+                self.cut = false;
+                return;
+            }
             if let Ok(Value::Object(obj)) = serde_json::from_slice(t) {
-                self.flush_junk();
                 self.cut = false;
                 self.dialect.line(obj, &mut self.out);
                 return;
@@ -378,21 +459,60 @@ pub(crate) fn get_u64(v: &Value, k: &str) -> u64 {
     v.get(k).and_then(Value::as_u64).unwrap_or(0)
 }
 
+/// A tool call's title keeps at most this many bytes.
+const TITLE_MAX: usize = 200;
+/// Where a tool call's title comes from, in this order.
+const TITLE_KEYS: [&str; 8] = [
+    "description",
+    "command",
+    "file_path",
+    "path",
+    "url",
+    "pattern",
+    "query",
+    "prompt",
+];
+
 /// A short title for a tool call from its input: a description, a command, a path …
 pub(crate) fn title_of(input: &Value) -> Value {
-    for k in [
-        "description",
-        "command",
-        "file_path",
-        "path",
-        "url",
-        "pattern",
-        "query",
-        "prompt",
-    ] {
+    for k in TITLE_KEYS {
         if let Some(s) = get_str(input, k) {
-            return Value::String(bounded(s, 200).to_string());
+            return Value::String(bounded(s, TITLE_MAX).to_string());
         }
     }
     Value::Null
+}
+
+/// [`title_of`] on a borrowed input (the keys of `TITLE_KEYS`; other fields skipped).
+#[derive(serde::Deserialize)]
+struct Title<'a> {
+    #[serde(default, borrow)]
+    description: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    command: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    file_path: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    path: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    url: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    pattern: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    query: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    prompt: Option<Cow<'a, str>>,
+}
+
+impl<'a> Title<'a> {
+    fn first(self) -> Option<Cow<'a, str>> {
+        self.description
+            .or(self.command)
+            .or(self.file_path)
+            .or(self.path)
+            .or(self.url)
+            .or(self.pattern)
+            .or(self.query)
+            .or(self.prompt)
+    }
 }
