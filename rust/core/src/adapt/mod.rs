@@ -9,8 +9,6 @@ mod gemini;
 
 use std::sync::Arc;
 
-use std::borrow::Cow;
-
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
@@ -219,9 +217,14 @@ impl Out {
         input: Option<&RawValue>,
     ) {
         let input = input.map_or("{}", RawValue::get);
-        let title = serde_json::from_str::<Title>(input)
-            .ok()
-            .and_then(Title::first);
+        // A struct also reads from an array (by position): only an object has a title.
+        let title = if input.trim_start().starts_with('{') {
+            serde_json::from_str::<Title>(input)
+                .ok()
+                .and_then(Title::first)
+        } else {
+            None
+        };
         self.buf
             .extend_from_slice(b"{\"type\":\"tool_start\",\"call_id\":");
         serde_json::to_writer(&mut self.buf, &id).expect("writes");
@@ -325,6 +328,8 @@ pub struct Translator {
     /// The last non-blank line looked like JSON and did not parse.
     cut: bool,
     finished: bool,
+    /// Common lines take the dialect's borrowed path (`Dialect::raw`); false only in tests.
+    fast: bool,
 }
 
 impl Translator {
@@ -347,7 +352,15 @@ impl Translator {
             junk: Vec::new(),
             cut: false,
             finished: false,
+            fast: true,
         }
+    }
+
+    /// Translate every line by the general path only (tests compare the two paths).
+    #[doc(hidden)]
+    pub fn general_path_only(mut self) -> Translator {
+        self.fast = false;
+        self
     }
 
     pub fn tool(&self) -> Tool {
@@ -384,7 +397,7 @@ impl Translator {
         }
         if t[0] == b'{' {
             self.flush_junk();
-            if self.dialect.raw(t, &mut self.out) {
+            if self.fast && self.dialect.raw(t, &mut self.out) {
                 self.cut = false;
                 return;
             }
@@ -483,36 +496,42 @@ pub(crate) fn title_of(input: &Value) -> Value {
     Value::Null
 }
 
-/// [`title_of`] on a borrowed input (the keys of `TITLE_KEYS`; other fields skipped).
+/// [`title_of`] on a borrowed input: the raw values of `TITLE_KEYS`, other fields skipped.
 #[derive(serde::Deserialize)]
 struct Title<'a> {
     #[serde(default, borrow)]
-    description: Option<Cow<'a, str>>,
+    description: Option<&'a RawValue>,
     #[serde(default, borrow)]
-    command: Option<Cow<'a, str>>,
+    command: Option<&'a RawValue>,
     #[serde(default, borrow)]
-    file_path: Option<Cow<'a, str>>,
+    file_path: Option<&'a RawValue>,
     #[serde(default, borrow)]
-    path: Option<Cow<'a, str>>,
+    path: Option<&'a RawValue>,
     #[serde(default, borrow)]
-    url: Option<Cow<'a, str>>,
+    url: Option<&'a RawValue>,
     #[serde(default, borrow)]
-    pattern: Option<Cow<'a, str>>,
+    pattern: Option<&'a RawValue>,
     #[serde(default, borrow)]
-    query: Option<Cow<'a, str>>,
+    query: Option<&'a RawValue>,
     #[serde(default, borrow)]
-    prompt: Option<Cow<'a, str>>,
+    prompt: Option<&'a RawValue>,
 }
 
-impl<'a> Title<'a> {
-    fn first(self) -> Option<Cow<'a, str>> {
-        self.description
-            .or(self.command)
-            .or(self.file_path)
-            .or(self.path)
-            .or(self.url)
-            .or(self.pattern)
-            .or(self.query)
-            .or(self.prompt)
+impl Title<'_> {
+    /// The first of `TITLE_KEYS` that holds a string (as [`title_of`] takes it).
+    fn first(self) -> Option<String> {
+        [
+            self.description,
+            self.command,
+            self.file_path,
+            self.path,
+            self.url,
+            self.pattern,
+            self.query,
+            self.prompt,
+        ]
+        .into_iter()
+        .flatten()
+        .find_map(|raw| serde_json::from_str::<String>(raw.get()).ok())
     }
 }
