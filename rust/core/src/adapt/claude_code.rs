@@ -19,6 +19,10 @@ pub(crate) struct ClaudeCode {
     /// Top-level answer / thinking text was written (the next block is separated).
     answered: bool,
     thought: bool,
+    /// The message the last answer / thinking block came from: blocks of one message
+    /// are contiguous text, blocks of separate messages are separated.
+    answer_msg: String,
+    thought_msg: String,
     /// Messages whose text arrived as partial deltas: their whole blocks are repeats.
     streamed: HashSet<String>,
     /// The top-level message being streamed, and whether its next text block needs a
@@ -151,12 +155,16 @@ impl Dialect for ClaudeCode {
                 let repeated = self.streamed.contains(id.as_deref().unwrap_or(""));
                 for b in blocks {
                     match b.ty.as_ref() {
-                        "text" if !repeated => {
-                            self.text_block(b.text.as_deref().unwrap_or(""), out)
-                        }
-                        "thinking" if !repeated => {
-                            self.thinking_block(b.thinking.as_deref().unwrap_or(""), out)
-                        }
+                        "text" if !repeated => self.text_block(
+                            id.as_deref().unwrap_or(""),
+                            b.text.as_deref().unwrap_or(""),
+                            out,
+                        ),
+                        "thinking" if !repeated => self.thinking_block(
+                            id.as_deref().unwrap_or(""),
+                            b.thinking.as_deref().unwrap_or(""),
+                            out,
+                        ),
                         "tool_use" => {
                             out.tool_start_raw(b.id.as_deref(), b.name.as_deref(), b.input)
                         }
@@ -491,11 +499,11 @@ impl ClaudeCode {
         for b in blocks {
             match get_str(&b, "type") {
                 Some("text") if !repeated => {
-                    self.text_block(get_str(&b, "text").unwrap_or(""), out)
+                    self.text_block(&id, get_str(&b, "text").unwrap_or(""), out)
                 }
                 // The signature is opaque base64: dropped.
                 Some("thinking") if !repeated => {
-                    self.thinking_block(get_str(&b, "thinking").unwrap_or(""), out)
+                    self.thinking_block(&id, get_str(&b, "thinking").unwrap_or(""), out)
                 }
                 Some("text" | "thinking") => {}
                 Some("redacted_thinking") => out.notice(
@@ -568,15 +576,29 @@ impl ClaudeCode {
     }
 
     /// A top-level text block: the answer (blocks of separate messages are separated).
-    fn text_block(&mut self, text: &str, out: &mut Out) {
-        let sep = if self.answered { "\n\n" } else { "" };
-        self.answered |= !text.is_empty();
+    fn text_block(&mut self, msg: &str, text: &str, out: &mut Out) {
+        let sep = if self.answered && self.answer_msg != msg {
+            "\n\n"
+        } else {
+            ""
+        };
+        if !text.is_empty() {
+            self.answered = true;
+            msg.clone_into(&mut self.answer_msg);
+        }
         out.text_event("assistant_delta", sep, text);
     }
 
-    fn thinking_block(&mut self, text: &str, out: &mut Out) {
-        let sep = if self.thought { "\n\n" } else { "" };
-        self.thought |= !text.is_empty();
+    fn thinking_block(&mut self, msg: &str, text: &str, out: &mut Out) {
+        let sep = if self.thought && self.thought_msg != msg {
+            "\n\n"
+        } else {
+            ""
+        };
+        if !text.is_empty() {
+            self.thought = true;
+            msg.clone_into(&mut self.thought_msg);
+        }
         out.text_event("thinking_delta", sep, text);
     }
 
