@@ -196,6 +196,10 @@ def _run(args: list[str], path: Path) -> tuple[float, bytes]:
         return time.perf_counter() - t0, out
 
 
+def runs(times: list[float]) -> str:
+    return ", ".join(f"{t * 1000:.0f}" for t in times)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--events", type=int, default=100_000)
@@ -237,10 +241,11 @@ def main() -> None:
         for k in cmds:
             print(
                 f"{k:12} {a.events / med[k]:>10,.0f} events/s  {med[k] * 1000:8.1f} ms  "
-                f"({size[k] / 1e6:.1f} MB in; runs {', '.join(f'{t * 1000:.0f}' for t in times[k])} ms)"
+                f"({size[k] / 1e6:.1f} MB in; runs {runs(times[k])} ms)"
             )
         print(
-            f"ratio claude-code / native (median wall time): {med['claude-code'] / med['native']:.2f}x"
+            "ratio claude-code / native (median wall time): "
+            f"{med['claude-code'] / med['native']:.2f}x"
         )
 
 

@@ -33,10 +33,7 @@ CREDENTIALS: dict[str, str] = json.loads((AGENTS / "credentials.json").read_text
 TOOLS = ("claude-code", "codex", "gemini")
 VERSIONS = (4, 5, 6, 8)
 FIXTURES = sorted(
-    (tool, p.stem)
-    for tool in TOOLS
-    for p in (AGENTS / tool).glob("*.jsonl")
-    if ".v" not in p.stem
+    (tool, p.stem) for tool in TOOLS for p in (AGENTS / tool).glob("*.jsonl") if ".v" not in p.stem
 )
 
 
@@ -240,7 +237,9 @@ def test_s7_no_credential_in_the_store_bytes(tmp_path):
     home = tmp_path / "home"
     outs = []
     for tool, name in FIXTURES:
-        r = iteron("run", "--from", tool, "--replay", str(AGENTS / tool / f"{name}.jsonl"), home=home)
+        r = iteron(
+            "run", "--from", tool, "--replay", str(AGENTS / tool / f"{name}.jsonl"), home=home
+        )
         outs += [r.stdout, r.stderr]
     store = [p.read_bytes() for p in home.rglob("*") if p.is_file()]
     assert store
@@ -272,8 +271,14 @@ def _claude_split(a: str, b: str) -> bytes:
 def _claude_blocks(a: str, b: str) -> bytes:
     ev = [
         {"type": "system", "subtype": "init", "model": "m"},
-        {"type": "assistant", "message": {"id": "m1", "content": [{"type": "thinking", "thinking": a}]}},
-        {"type": "assistant", "message": {"id": "m1", "content": [{"type": "thinking", "thinking": b}]}},
+        {
+            "type": "assistant",
+            "message": {"id": "m1", "content": [{"type": "thinking", "thinking": a}]},
+        },
+        {
+            "type": "assistant",
+            "message": {"id": "m1", "content": [{"type": "thinking", "thinking": b}]},
+        },
         {"type": "result", "subtype": "success", "is_error": False},
     ]
     return b"\n".join(json.dumps(e).encode() for e in ev) + b"\n"
@@ -334,7 +339,9 @@ def test_d2_a_credential_split_across_every_pair_of_adjacent_lines_of_a_run():
 
 def test_translator_names_the_foreign_line():
     t = Translator("gemini")
-    t.translate(b'{"type":"init","model":"a"}\n\n{"type":"message","role":"user","content":"x"}\n', 7)
+    t.translate(
+        b'{"type":"init","model":"a"}\n\n{"type":"message","role":"user","content":"x"}\n', 7
+    )
     assert t.origin(0) == 9  # run_start, made when the prompt echo (line 9) arrived
 
 

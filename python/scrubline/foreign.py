@@ -162,7 +162,7 @@ class Foreign:
                     if not put(batch):
                         return
                 put(_END)
-            except BaseException as e:  # noqa: BLE001 - handed to the consumer
+            except BaseException as e:
                 put(e)
 
         worker = threading.Thread(target=produce, name="scrubline-translate", daemon=True)
