@@ -222,10 +222,10 @@ def test_unknown_foreign_events_are_kept_on_the_record_not_published(tmp_path):
 
 
 def iteron(*args: str, home: Path, env: dict | None = None, timeout: float = 60):
+    if args and args[0] == "run":
+        args = ("run", "--output-format", "stream-json", *args[1:])
     return subprocess.run(
-        [BIN / "iteron", *args, "--output-format", "stream-json"]
-        if args and args[0] == "run"
-        else [BIN / "iteron", *args],
+        [BIN / "iteron", *args],
         capture_output=True,
         timeout=timeout,
         env={**os.environ, "ITERON_HOME": str(home), **(env or {})},
