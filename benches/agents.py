@@ -189,11 +189,17 @@ def write(events: int, seed: int, foreign: Path, native: Path) -> None:
     native.write_bytes(body + t.finish()[0] + end)
 
 
-def _run(args: list[str], path: Path) -> tuple[float, bytes]:
+def _output(args: list[str], path: Path) -> bytes:
+    with path.open("rb") as f:
+        return subprocess.run(args, stdin=f, capture_output=True, check=False).stdout
+
+
+def _time(args: list[str], path: Path) -> float:
+    """Wall time of one run, stdout to /dev/null (as the run-boundary benchmarks)."""
     with path.open("rb") as f:
         t0 = time.perf_counter()
-        out = subprocess.run(args, stdin=f, capture_output=True, check=False).stdout
-        return time.perf_counter() - t0, out
+        subprocess.run(args, stdin=f, stdout=subprocess.DEVNULL, check=False)
+        return time.perf_counter() - t0
 
 
 def runs(times: list[float]) -> str:
@@ -225,7 +231,7 @@ def main() -> None:
             ],
         }
         paths = {"native": native, "claude-code": foreign}
-        outs = {k: _run(cmds[k], paths[k])[1] for k in cmds}  # warm-up and check
+        outs = {k: _output(cmds[k], paths[k]) for k in cmds}  # warm-up and check
         strip = [ln for ln in outs["native"].splitlines() if b'"type":"result"' not in ln]
         assert strip == [
             ln for ln in outs["claude-code"].splitlines() if b'"type":"result"' not in ln
@@ -235,7 +241,7 @@ def main() -> None:
         times: dict[str, list[float]] = {k: [] for k in cmds}
         for _ in range(a.rounds):
             for k in cmds:  # interleaved: the same machine load for both
-                times[k].append(_run(cmds[k], paths[k])[0])
+                times[k].append(_time(cmds[k], paths[k]))
         med = {k: statistics.median(v) for k, v in times.items()}
         size = {k: paths[k].stat().st_size for k in cmds}
         for k in cmds:

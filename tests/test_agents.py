@@ -455,3 +455,35 @@ def test_runtime_path_and_a_missing_cli(tmp_path):
     result = json.loads(r.stdout.splitlines()[-1])
     assert result["outcome"] == "failed" and r.returncode == 1
     assert "cannot start" in result["error"]["message"]
+
+
+def test_titah_runs_an_agent_cli_with_its_result_shape(tmp_path):
+    env = fake_agent(tmp_path, "gemini", AGENTS / "gemini" / "full_run.jsonl", "0")
+    r = subprocess.run(
+        [BIN / "titah", "run", "list repos", "--runtime", "gemini", "--output-format", "json"],
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "ITERON_HOME": str(tmp_path / "home"), **env},
+        check=False,
+    )
+    result = json.loads(r.stdout)
+    assert r.returncode == 0 and result["ok"] is True and result["agent"] == "gemini"
+    assert [(t["status"], t["outcome"]) for t in result["tools"]] == [
+        ("completed", "ok"),
+        ("denied", "failed"),
+        ("failed", "failed"),
+    ]
+    assert not leaks(r.stdout, r.stderr)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--from", "codex", "--runtime", "gemini"],
+        ["--replay", "x.jsonl", "--", "--model", "m"],
+        ["--runtime-path", "/bin/true"],
+    ],
+)
+def test_o3_bad_agent_options_are_usage_errors(args, tmp_path):
+    r = iteron("run", "go", *args, home=tmp_path / "home")
+    assert r.returncode == 64 and r.stdout == b""
