@@ -112,10 +112,11 @@ fn a_prefix_glued_to_a_json_line_is_a_notice_and_the_rest_an_event() {
     let data = b"MCP issues detected.{\"type\":\"init\",\"model\":\"auto\"}\n{\"type\":\"result\",\"status\":\"success\"}\n";
     let (out, ending) = translate(Tool::Gemini, data, true, Exit::default());
     let ev = events(&out);
-    assert_eq!(ev[0]["type"], "notice");
-    assert_eq!(ev[0]["text"], "MCP issues detected.");
-    assert_eq!(ev[1]["type"], "run_start");
-    assert_eq!(ev[1]["model"], "auto");
+    // The banner waits for the run's start.
+    assert_eq!(ev[0]["type"], "run_start");
+    assert_eq!(ev[0]["model"], "auto");
+    assert_eq!(ev[1]["type"], "notice");
+    assert_eq!(ev[1]["text"], "MCP issues detected.");
     assert_eq!(ending, "done completed 0");
 }
 
@@ -128,7 +129,7 @@ fn a_long_junk_line_is_scrubbed_then_cut() {
     let text = String::from_utf8(out).unwrap();
     assert!(!text.contains("ghp_R7kQ"), "{}", &text[..200]);
     let ev = events(text.as_bytes());
-    assert!(ev[0]["text"].as_str().unwrap().len() < 4200);
+    assert!(ev[1]["text"].as_str().unwrap().len() < 4200);
 }
 
 #[test]

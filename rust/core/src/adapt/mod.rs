@@ -163,6 +163,9 @@ pub(crate) trait Dialect {
 /// line it came from.
 pub struct Out {
     pub(crate) buf: Vec<u8>,
+    /// Non-JSON lines held until the run of them ends: published as one notice before
+    /// the next event (`run_start` excepted: a banner never comes before the run starts).
+    junk: Vec<u8>,
     origin: Vec<u64>,
     line_no: u64,
     tool: Tool,
@@ -172,6 +175,9 @@ pub struct Out {
 impl Out {
     /// Write one event: `type` first, then `fields` (an object) in their order.
     pub(crate) fn event(&mut self, ty: &str, fields: Value) {
+        if ty != "run_start" {
+            self.flush_junk();
+        }
         let mut obj = Map::with_capacity(8);
         obj.insert("type".into(), Value::String(ty.into()));
         if let Value::Object(m) = fields {
@@ -184,6 +190,7 @@ impl Out {
 
     /// A text delta, written without a tree: `{"type":ty,"text":prefix+text}`.
     pub(crate) fn text_event(&mut self, ty: &str, prefix: &str, text: &str) {
+        self.flush_junk();
         self.buf.extend_from_slice(b"{\"type\":\"");
         self.buf.extend_from_slice(ty.as_bytes());
         self.buf.extend_from_slice(b"\",\"text\":");
@@ -199,6 +206,7 @@ impl Out {
 
     /// A tool's output delta, written without a tree.
     pub(crate) fn output_event(&mut self, call_id: &str, text: &str) {
+        self.flush_junk();
         self.buf
             .extend_from_slice(b"{\"type\":\"tool_output_delta\",\"call_id\":");
         serde_json::to_writer(&mut self.buf, call_id).expect("a str always writes");
@@ -216,6 +224,7 @@ impl Out {
         name: Option<&str>,
         input: Option<&RawValue>,
     ) {
+        self.flush_junk();
         let input = input.map_or("{}", RawValue::get);
         // A struct also reads from an array (by position): only an object has a title.
         let title = if input.trim_start().starts_with('{') {
@@ -243,6 +252,7 @@ impl Out {
     }
 
     pub(crate) fn tool_end(&mut self, call_id: &str, status: &str, outcome: &str) {
+        self.flush_junk();
         self.buf
             .extend_from_slice(b"{\"type\":\"tool_end\",\"call_id\":");
         serde_json::to_writer(&mut self.buf, call_id).expect("writes");
@@ -252,6 +262,15 @@ impl Out {
         }
         self.buf.extend_from_slice(b"}\n");
         self.origin.push(self.line_no);
+    }
+
+    /// The held non-JSON lines as one notice (scrubbed whole, then bounded).
+    pub(crate) fn flush_junk(&mut self) {
+        if self.junk.is_empty() {
+            return;
+        }
+        let text = String::from_utf8_lossy(&std::mem::take(&mut self.junk)).into_owned();
+        self.notice("foreign_output", &text);
     }
 
     pub(crate) fn notice(&mut self, code: &str, text: &str) {
@@ -323,8 +342,6 @@ pub struct Translator {
     tool: Tool,
     dialect: Box<dyn Dialect + Send + Sync>,
     out: Out,
-    /// Non-JSON lines held until the run of them ends.
-    junk: Vec<u8>,
     /// The last non-blank line looked like JSON and did not parse.
     cut: bool,
     finished: bool,
@@ -344,12 +361,12 @@ impl Translator {
             dialect,
             out: Out {
                 buf: Vec::new(),
+                junk: Vec::new(),
                 origin: Vec::new(),
                 line_no: 0,
                 tool,
                 rules,
             },
-            junk: Vec::new(),
             cut: false,
             finished: false,
             fast: true,
@@ -396,7 +413,6 @@ impl Translator {
             return;
         }
         if t[0] == b'{' {
-            self.flush_junk();
             if self.fast && self.dialect.raw(t, &mut self.out) {
                 self.cut = false;
                 return;
@@ -417,7 +433,6 @@ impl Translator {
             if let Ok(Value::Object(obj)) = serde_json::from_slice::<Value>(&t[at..]) {
                 if obj.contains_key("type") {
                     self.hold_junk(&t[..at]);
-                    self.flush_junk();
                     self.dialect.line(obj, &mut self.out);
                     return;
                 }
@@ -427,22 +442,15 @@ impl Translator {
     }
 
     fn hold_junk(&mut self, text: &[u8]) {
-        if !self.junk.is_empty() && self.junk.len() + text.len() > JUNK_HOLD {
-            self.flush_junk();
+        let junk = &mut self.out.junk;
+        if !junk.is_empty() && junk.len() + text.len() > JUNK_HOLD {
+            self.out.flush_junk();
         }
-        if !self.junk.is_empty() {
-            self.junk.push(b'\n');
+        let junk = &mut self.out.junk;
+        if !junk.is_empty() {
+            junk.push(b'\n');
         }
-        self.junk.extend_from_slice(text);
-    }
-
-    fn flush_junk(&mut self) {
-        if self.junk.is_empty() {
-            return;
-        }
-        let text = String::from_utf8_lossy(&self.junk).into_owned();
-        self.junk.clear();
-        self.out.notice("foreign_output", &text);
+        junk.extend_from_slice(text);
     }
 
     /// The stream ended (EOF, the process exited): the last events, the outcome.
@@ -456,8 +464,8 @@ impl Translator {
             );
         }
         self.finished = true;
-        self.flush_junk();
         let ending = self.dialect.end(exit, self.cut, &mut self.out);
+        self.out.flush_junk();
         (std::mem::take(&mut self.out.buf), ending)
     }
 }
