@@ -487,3 +487,35 @@ def test_titah_runs_an_agent_cli_with_its_result_shape(tmp_path):
 def test_o3_bad_agent_options_are_usage_errors(args, tmp_path):
     r = iteron("run", "go", *args, home=tmp_path / "home")
     assert r.returncode == 64 and r.stdout == b""
+
+
+@pytest.mark.parametrize(("tool", "name"), FIXTURES)
+def test_the_adapter_equals_its_canonical_output_through_the_native_path(tool, name):
+    """A foreign stream through the translator publishes what its canonical translation
+    publishes through `--from trace` (ended by the same run_end)."""
+    data = (AGENTS / tool / f"{name}.jsonl").read_bytes()
+    t = Translator(tool)
+    canonical = t.translate(data, 1)
+    tail, outcome, reason, _error, _code = t.finish()
+    end = json.dumps({"type": "run_end", "outcome": outcome, "reason": reason})
+    native = subprocess.run(
+        [BIN / "scrubline", "project"],
+        input=canonical + tail + (end.encode() + b"\n" if outcome != "limit" else b""),
+        capture_output=True,
+        check=False,
+    )
+    foreign = project(tool, data)
+    drop = (b'"type":"result"', b'"type":"run_done"')
+    same = [
+        [x for x in o.splitlines() if not any(d in x for d in drop)]
+        for o in (native.stdout, foreign.stdout)
+    ]
+    assert same[0] == same[1]
+
+
+def test_runtime_cmd_with_from_reads_the_foreign_stream(tmp_path):
+    fixture = AGENTS / "codex" / "turn_failed.jsonl"
+    r = iteron("run", "--from", "codex", "--runtime-cmd", f"cat {fixture}", home=tmp_path / "h")
+    result = json.loads(r.stdout.splitlines()[-1])
+    assert (result["outcome"], result["reason"], r.returncode) == ("failed", "turn_failed", 1)
+    assert not leaks(r.stdout, r.stderr)
