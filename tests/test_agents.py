@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scrubline._core import Translator
 from scrubline.foreign import Foreign
@@ -519,3 +521,35 @@ def test_runtime_cmd_with_from_reads_the_foreign_stream(tmp_path):
     result = json.loads(r.stdout.splitlines()[-1])
     assert (result["outcome"], result["reason"], r.returncode) == ("failed", "turn_failed", 1)
     assert not leaks(r.stdout, r.stderr)
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_batches_split_anywhere_between_lines_translate_the_same(data):
+    tool, name = data.draw(st.sampled_from(FIXTURES))
+    lines = (AGENTS / tool / f"{name}.jsonl").read_bytes().splitlines(keepends=True)
+    whole = Translator(tool)
+    expected = whole.translate(b"".join(lines), 1) + whole.finish()[0]
+    cuts = sorted(data.draw(st.sets(st.integers(1, max(1, len(lines) - 1)), max_size=6)))
+    t, got, first = Translator(tool), b"", 1
+    for a, b in zip([0, *cuts], [*cuts, len(lines)], strict=True):
+        got += t.translate(b"".join(lines[a:b]), first)
+        first += b - a
+    assert got + t.finish()[0] == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    tool=st.sampled_from(TOOLS),
+    junk=st.lists(
+        st.text(max_size=60).filter(lambda x: "\n" not in x and "\r" not in x), max_size=4
+    ),
+    at=st.integers(0, 30),
+)
+def test_any_junk_line_is_a_notice_never_exit_65(tool, junk, at):
+    lines = (AGENTS / tool / "full_run.jsonl").read_bytes().splitlines()
+    at = min(at, len(lines))
+    noise = [f"{j} {CRED}".encode() for j in junk]
+    out, code = in_process(tool, b"\n".join([*lines[:at], *noise, *lines[at:]]) + b"\n")
+    assert code != 65
+    assert CRED.encode() not in out and CRED[:20].encode() not in out
