@@ -351,6 +351,8 @@ def test_translator_names_the_foreign_line():
 
 FAKE = """#!{python}
 import os, signal, sys, time
+if sys.stdin.read():  # stdin is closed: this returns at once, empty
+    sys.exit(99)
 sys.stderr.write("warning: token {secret} in the environment\\n")
 sys.stderr.flush()
 lines = open({fixture!r}, "rb").read().splitlines(keepends=True)
