@@ -214,3 +214,130 @@ fn a_clean_result_then_a_crash_is_not_a_success() {
         "done completed 0"
     );
 }
+
+/// A JSON value of any shape, small.
+fn any_json() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
+        Just(serde_json::from_str::<Value>("1e400").unwrap_or(Value::Null)),
+        Just(serde_json::from_str::<Value>("123456789012345678901234567890").unwrap()),
+        "[a-z_ \u{e9}\u{1F600}]{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec((key(), inner), 0..5)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+fn key() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "type",
+        "subtype",
+        "message",
+        "content",
+        "text",
+        "thinking",
+        "id",
+        "name",
+        "input",
+        "tool_use_id",
+        "is_error",
+        "parent_tool_use_id",
+        "item",
+        "aggregated_output",
+        "exit_code",
+        "status",
+        "role",
+        "delta",
+        "tool_id",
+        "parameters",
+        "output",
+        "error",
+        "usage",
+        "stats",
+        "result",
+        "event",
+        "changes",
+        "items",
+        "receiver_thread_ids",
+        "total_cost_usd",
+        "terminal_reason",
+        "task_id",
+        "tool_name",
+        "severity",
+    ])
+    .prop_map(str::to_string)
+}
+
+fn foreign_line() -> impl Strategy<Value = Vec<u8>> {
+    let ty = prop::sample::select(vec![
+        "system",
+        "assistant",
+        "user",
+        "result",
+        "stream_event",
+        "control_request",
+        "thread.started",
+        "item.started",
+        "item.updated",
+        "item.completed",
+        "turn.completed",
+        "turn.failed",
+        "error",
+        "init",
+        "message",
+        "tool_use",
+        "tool_result",
+        "unknown",
+    ]);
+    prop_oneof![
+        (ty, prop::collection::vec((key(), any_json()), 0..6)).prop_map(|(t, kv)| {
+            let mut m: serde_json::Map<String, Value> = kv.into_iter().collect();
+            m.insert("type".into(), Value::String(t.into()));
+            serde_json::to_vec(&Value::Object(m)).unwrap()
+        }),
+        prop::collection::vec(any::<u8>(), 0..40),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+    /// Whatever a foreign tool writes, its translation is a valid trace: the boundary
+    /// admits every line (never a bad-input error), and the run ends with one result.
+    #[test]
+    fn any_foreign_stream_translates_to_a_trace_the_boundary_admits(
+        tool in prop::sample::select(vec![Tool::ClaudeCode, Tool::Codex, Tool::Gemini]),
+        lines in prop::collection::vec(foreign_line(), 0..10),
+        code in prop::option::of(0i32..200),
+    ) {
+        let mut data = Vec::new();
+        for l in &lines {
+            data.extend_from_slice(l);
+            data.push(b'\n');
+        }
+        let (out, _) = translate(tool, &data, true, Exit { code, signal: None });
+        let mut b = scrubline_core::Boundary::new(scrubline_core::BoundaryConfig {
+            version: scrubline_core::SchemaVersion::new(8).unwrap(),
+            run_id: "R".into(),
+            rules: RuleSet::builtin(),
+            max_turn_tokens: None,
+        });
+        for (i, line) in out.split(|c| *c == b'\n').enumerate() {
+            let r = b.admit(line, i as u64 + 1);
+            prop_assert!(r.is_ok(), "{:?} on {}", r.err(), String::from_utf8_lossy(line));
+        }
+        let (step, _) = b.finish(scrubline_core::Finish::default());
+        prop_assert!(step.out.ends_with(b"\n"));
+        // And both paths agree on it.
+        let general = translate(tool, &data, false, Exit { code, signal: None });
+        prop_assert_eq!(events(&out), events(&general.0));
+    }
+}

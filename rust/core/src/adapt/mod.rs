@@ -183,6 +183,11 @@ impl Out {
         if let Value::Object(m) = fields {
             obj.extend(m);
         }
+        let mut obj = Value::Object(obj);
+        portable(&mut obj);
+        let Value::Object(obj) = obj else {
+            unreachable!()
+        };
         serde_json::to_writer(&mut self.buf, &Value::Object(obj)).expect("a Value always writes");
         self.buf.push(b'\n');
         self.origin.push(self.line_no);
@@ -226,6 +231,15 @@ impl Out {
     ) {
         self.flush_junk();
         let input = input.map_or("{}", RawValue::get);
+        if maybe_unportable(input) {
+            // A number the boundary would refuse: the general path writes its text.
+            let input: Value = serde_json::from_str(input).unwrap_or(Value::Null);
+            let title = title_of(&input);
+            let fields =
+                serde_json::json!({"call_id": id, "tool": name, "title": title, "input": input});
+            self.event("tool_start", fields);
+            return;
+        }
         // A struct also reads from an array (by position): only an object has a title.
         let title = if input.trim_start().starts_with('{') {
             serde_json::from_str::<Title>(input)
@@ -335,6 +349,29 @@ fn portable(v: &mut Value) {
         Value::Object(m) => m.values_mut().for_each(portable),
         _ => {}
     }
+}
+
+/// True when `raw` JSON may hold a number outside what every consumer reads back (an
+/// exponent, or 19 digits or more): cheap, and may say true for a string.
+fn maybe_unportable(raw: &str) -> bool {
+    let mut digits = 0;
+    let mut prev_digit = false;
+    for b in raw.bytes() {
+        if b.is_ascii_digit() {
+            digits += 1;
+            if digits >= 19 {
+                return true;
+            }
+            prev_digit = true;
+        } else {
+            if prev_digit && (b == b'e' || b == b'E') {
+                return true;
+            }
+            digits = 0;
+            prev_digit = false;
+        }
+    }
+    false
 }
 
 /// One foreign stream's translator: lines in (in order), canonical trace lines out.
