@@ -11,11 +11,11 @@ help: ## list the targets
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
-	$(PY) -c "import tomllib; x = tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']; print('\n'.join(x['test'] + x['dev']))" > $(VENV)/requirements.txt
+	$(PY) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; x = p['optional-dependencies']; print('\n'.join(p['dependencies'] + x['test'] + x['dev']))" > $(VENV)/requirements.txt
 	$(PIP) install -r $(VENV)/requirements.txt
 	touch $(STAMP)
 
-venv: $(STAMP) ## create .venv with the build, test and lint tools (from pyproject's extras)
+venv: $(STAMP) ## create .venv with the runtime dependencies and the build, test and lint tools (pyproject)
 
 # The peers of bench-compare (pyproject's `bench` extra), installed by name: an editable
 # install of '.[bench]' would rebuild the extension.
@@ -25,8 +25,9 @@ $(BENCH_STAMP): pyproject.toml | $(STAMP)
 	$(PIP) install -r $(VENV)/requirements-bench.txt
 	touch $(BENCH_STAMP)
 
-install: $(STAMP) ## build the release wheel and install it into .venv
+install: $(STAMP) ## build the release wheel and install it into .venv, with its dependencies
 	$(PIP) install --force-reinstall --no-deps .
+	$(PIP) install .
 
 build-dev: $(STAMP) ## build the extension in place into .venv (release profile, incremental)
 	$(VENV)/bin/maturin develop --release -q
