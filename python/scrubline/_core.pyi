@@ -132,3 +132,23 @@ def count_lines(block: bytes) -> int:
 
 def project(record: bytes, version: int) -> bytes | None:
     """Project one stored record onto a schema version: its line, or None."""
+
+class Translator:
+    """A foreign agent stream's translator (docs/agents.md): Claude Code, Codex or
+    Gemini CLI JSONL lines in, canonical trace lines out."""
+
+    def __init__(
+        self,
+        tool: str,
+        *,
+        literals: Sequence[str | bytes] = (),
+        rules: Sequence[Mapping[str, object]] = (),
+        replacement: str = ...,
+    ) -> None: ...
+    def translate(self, block: bytes, first_line_no: int) -> bytes: ...
+    def origin(self, i: int) -> int | None: ...
+    def finish(
+        self, *, exit_code: int | None = None, signal: int | None = None
+    ) -> tuple[bytes, str, str, tuple[str, str] | None, int]: ...
+    @property
+    def tool(self) -> str: ...

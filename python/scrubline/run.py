@@ -23,6 +23,7 @@ import orjson
 from scrubline._core import Boundary, Scrubber
 from scrubline.artifacts import MAX_PER_RUN, ArtifactError, ContentStore, address, decode_content
 from scrubline.errors import TraceError
+from scrubline.foreign import Foreign
 from scrubline.runtime import Batch, Child, Replay, RuntimeFailed, lines_of
 from scrubline.store import NoStore, Record, Store, new_run_id
 
@@ -33,7 +34,7 @@ SIGNAL_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 @dataclass
 class RunOptions:
-    source: Replay | Child
+    source: Replay | Child | Foreign
     version: int = 8
     tenant: str = "default"
     tag: str | None = None
@@ -125,7 +126,9 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
     admission_ns = 0
     finish: dict = {}
     run_start: bytes | None = None
-    replayed = isinstance(opts.source, Replay)
+    replayed = isinstance(opts.source, Replay) or (
+        isinstance(opts.source, Foreign) and opts.source.child is None
+    )
 
     def emit(records: list[Record], data: list[bytes]) -> None:
         nonlocal fsync_us
@@ -146,7 +149,7 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
         Line numbers in a batch are consecutive."""
         nonlocal admission_ns
         first, block = batch
-        while block and not (boundary.stopped or stop()):
+        while block and not (boundary.stopped or halt()):
             t0 = time.perf_counter_ns()
             n, used, recs, out, err = boundary.admit_block(block, first, records=keep)
             first += n
@@ -157,7 +160,10 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
             declare(records, data)
             admission_ns += time.perf_counter_ns() - t0
             if err is not None:
-                raise TraceError(err[1], err[0])
+                line = err[0]
+                if isinstance(opts.source, Foreign):
+                    line = opts.source.foreign_line(line)
+                raise TraceError(err[1], line)
 
     def admit_lines(batch: Batch, records: list[Record], data: list[bytes]) -> None:
         """Line by line, for an observer that must see each record as it comes."""
@@ -179,14 +185,16 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
                     records.extend(extra[0])
                     data.append(extra[1])
             admission_ns += time.perf_counter_ns() - t0
-            if boundary.stopped or stop():
+            if boundary.stopped or halt():
                 break
 
     keep = not isinstance(store, NoStore)
     durable = True
     with _Stop() as stop:
+        # A foreign child gets our signal and a grace to write its last lines first.
+        halt = opts.source.halted(stop) if isinstance(opts.source, Foreign) else stop
         try:
-            for batch in opts.source.batches(stop):
+            for batch in opts.source.batches(halt):
                 records: list[Record] = []
                 data: list[bytes] = []
                 try:
@@ -202,10 +210,12 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
                         if run_start is None:
                             run_start = next((r[3] for r in records if r[2] == "run_start"), None)
                     emit(records, data)
-                if boundary.stopped or stop():
+                if boundary.stopped or halt():
                     break
             if stop():
                 finish = _cancelled(stop.signum)
+            elif isinstance(opts.source, Foreign):
+                finish = opts.source.ending or {}
             elif isinstance(opts.source, Child) and not boundary.stopped:
                 status = opts.source.exit_status()
                 finish = {
@@ -251,7 +261,7 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
             }
             print(f"{opts.prog}: store_failed: {e}", file=sys.stderr)
         finally:
-            if isinstance(opts.source, Child):
+            if isinstance(opts.source, (Child, Foreign)):
                 opts.source.stop()
         if stop() and not finish:
             finish = _cancelled(stop.signum)

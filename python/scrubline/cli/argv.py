@@ -1,14 +1,25 @@
 """What the front ends share about their command lines: argparse errors become usage
 errors (exit 64, one line on stderr, nothing on stdout), and the runtime source options
-(``--replay``, ``--runtime-cmd``, ``--timeout``; the bundled demo when none is given)."""
+(``--replay``, ``--runtime-cmd``, ``--timeout``; the bundled demo when none is given;
+``--from`` and ``--runtime`` for the agent CLIs of docs/agents.md)."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
+import shutil
 import sys
 from typing import NoReturn
 
+from scrubline.foreign import (
+    EXECUTABLE,
+    FOREIGN,
+    FROM_CHOICES,
+    AgentProcess,
+    Foreign,
+    agent_argv,
+)
 from scrubline.runtime import Child, Replay
 
 EXIT_USAGE = 64
@@ -28,11 +39,59 @@ def add_source(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group()
     src.add_argument("--replay", metavar="FILE", help="a recorded runtime trace ('-' = stdin)")
     src.add_argument("--runtime-cmd", metavar="CMD", help="a runtime process writing a trace")
+    src.add_argument(
+        "--runtime", choices=FOREIGN, help="start this agent CLI on the task (implies --from)"
+    )
+    p.add_argument("--runtime-path", metavar="PATH", help="the agent CLI's executable")
+    p.add_argument(
+        "--from",
+        dest="from_",
+        choices=FROM_CHOICES,
+        default=None,
+        help="the input's format: trace (default), claude-code, codex, gemini",
+    )
     p.add_argument("--timeout", type=float, default=None, help="seconds for --runtime-cmd")
 
 
-def source(args: argparse.Namespace, prompt: str | None) -> Replay | Child:
-    """The runtime source the options name; the bundled demo trace by default."""
+def split_agent_args(argv: list[str] | None) -> tuple[list[str], list[str]]:
+    """The command line before ``--``, and what follows it (for the agent CLI, unchanged)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--" in argv:
+        i = argv.index("--")
+        return argv[:i], argv[i + 1 :]
+    return argv, []
+
+
+def source(
+    args: argparse.Namespace,
+    prompt: str | None,
+    agent_args: list[str] = (),  # type: ignore[assignment]
+    literals: list[str] = (),  # type: ignore[assignment]
+) -> Replay | Child | Foreign:
+    """The runtime source the options name; the bundled demo trace by default. A foreign
+    format (``--from``, or ``--runtime``) is read through its translator."""
+    tool = args.from_ or args.runtime or "trace"
+    if args.runtime and tool != args.runtime:
+        raise UsageError(f"--runtime {args.runtime} writes {args.runtime}, not --from {tool}")
+    if agent_args and not args.runtime:
+        raise UsageError("arguments after -- go to the agent CLI: they need --runtime")
+    if args.runtime_path and not args.runtime:
+        raise UsageError("--runtime-path needs --runtime")
+    if args.runtime:
+        if args.timeout is not None and args.timeout <= 0:
+            raise UsageError("--timeout must be a positive number of seconds")
+        exe = args.runtime_path or shutil.which(EXECUTABLE[tool]) or EXECUTABLE[tool]
+        argv = agent_argv(tool, exe, prompt or "", list(agent_args))
+        return Foreign(AgentProcess(argv, args.timeout, list(literals)), tool, list(literals))
+    base = _base_source(args, prompt)
+    if tool == "trace":
+        return base
+    if isinstance(base, Child):  # a foreign runtime speaks no submission protocol
+        base = AgentProcess(shlex.split(base.cmd), args.timeout, list(literals), base.cmd)
+    return Foreign(base, tool, list(literals))
+
+
+def _base_source(args: argparse.Namespace, prompt: str | None) -> Replay | Child:
     if args.timeout is not None and args.timeout <= 0:
         raise UsageError("--timeout must be a positive number of seconds")
     if args.replay == "-":

@@ -28,7 +28,15 @@ import orjson
 from scrubline import config, sessions
 from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS, Boundary
 from scrubline.artifacts import ArtifactError, ContentStore
-from scrubline.cli.argv import EXIT_USAGE, FORMATS, Parser, UsageError, add_source, source
+from scrubline.cli.argv import (
+    EXIT_USAGE,
+    FORMATS,
+    Parser,
+    UsageError,
+    add_source,
+    source,
+    split_agent_args,
+)
 from scrubline.errors import ConfigError, StoreError
 from scrubline.render import JsonSink, StreamSink, TextSink
 from scrubline.run import RunOptions, execute
@@ -256,6 +264,7 @@ def session_op(args: argparse.Namespace) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
+    argv, agent_args = split_agent_args(argv)
     args = parser().parse_args(argv)
     if args.machine_contract:
         if args.command or args.sessions or args.transcript or args.fork or args.artifacts:
@@ -278,7 +287,8 @@ def _main(argv: list[str] | None) -> int:
     limit = args.max_turn_tokens if args.max_turn_tokens is not None else config.turn_tokens(cfg)
     if limit is not None and limit < 1:
         raise UsageError("--max-turn-tokens must be a positive integer")
-    src = source(args, args.prompt)
+    literals = env_literals(args.literal_env)
+    src = source(args, args.prompt, agent_args, literals)
     tenant = tenant_of(args.tenant, version, machine)
     tag = args.agent_definition_tag
     if tag is not None:
@@ -292,7 +302,7 @@ def _main(argv: list[str] | None) -> int:
         tenant=tenant,
         tag=tag,
         max_turn_tokens=limit,
-        literals=env_literals(args.literal_env),
+        literals=literals,
         content=ContentStore(home()),
         scrub_artifacts=args.scrub_artifacts,
     )

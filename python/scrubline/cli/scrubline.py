@@ -1,7 +1,7 @@
 """``scrubline``: the engine as a Unix filter (CONTRACT §8, D6).
 
     scrubline scrub [FILE] [--literal-env NAME]... [--rules FILE] [--stats] [--sample]
-    scrubline project [FILE] [--schema-version N] [--literal-env NAME]...
+    scrubline project [FILE] [--schema-version N] [--literal-env NAME]... [--from TOOL]
     scrubline rules [--json]
 
 ``scrub`` streams FILE (or stdin) to stdout in bounded memory: it reads whatever is
@@ -66,6 +66,13 @@ def _parser() -> argparse.ArgumentParser:
     pj.add_argument("file", nargs="?", help="input trace (default: stdin)")
     pj.add_argument("--schema-version", type=int, default=8, help="4, 5, 6 or 8 (default 8)")
     pj.add_argument("--literal-env", action="append", default=[], metavar="NAME")
+    pj.add_argument(
+        "--from",
+        dest="from_",
+        choices=("trace", "claude-code", "codex", "gemini"),
+        default="trace",
+        help="the input's format: trace (default) or an agent CLI's stream (docs/agents.md)",
+    )
     r = sub.add_parser("rules", help="list the built-in rules")
     r.add_argument("--json", action="store_true", help="one JSON array instead of a table")
     return p
@@ -122,6 +129,7 @@ def _scrub(args: argparse.Namespace) -> int:
 
 
 def _project(args: argparse.Namespace) -> int:
+    from scrubline.foreign import Foreign
     from scrubline.render import StreamSink
     from scrubline.run import RunOptions, execute
     from scrubline.runtime import Replay
@@ -134,10 +142,14 @@ def _project(args: argparse.Namespace) -> int:
         )
     args.sample = False
     src = _open_input(args)
+    literals = env_literals(args.literal_env)
+    trace: Replay | Foreign = Replay(stream=src)
+    if args.from_ != "trace":
+        trace = Foreign(trace, args.from_, literals)
     opts = RunOptions(
-        source=Replay(stream=src),
+        source=trace,
         version=args.schema_version,
-        literals=env_literals(args.literal_env),
+        literals=literals,
         prog="scrubline",
     )
     try:

@@ -24,7 +24,15 @@ import orjson
 from scrubline import config, schema
 from scrubline._core import Boundary
 from scrubline.artifacts import ContentStore
-from scrubline.cli.argv import EXIT_USAGE, FORMATS, Parser, UsageError, add_source, source
+from scrubline.cli.argv import (
+    EXIT_USAGE,
+    FORMATS,
+    Parser,
+    UsageError,
+    add_source,
+    source,
+    split_agent_args,
+)
 from scrubline.errors import ConfigError, StoreError
 from scrubline.render import TextSink
 from scrubline.run import RunOptions, execute
@@ -231,6 +239,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
+    argv, agent_args = split_agent_args(argv)
     args = parser().parse_args(argv)
     if args.command != "run":
         raise UsageError("a command is required: run")
@@ -243,7 +252,7 @@ def _main(argv: list[str] | None) -> int:
     if not isinstance(allowlist, list) or not all(isinstance(x, str) for x in allowlist):
         raise ConfigError("permission.allowlist must be a list of strings")
     prompt = args.prompt + (schema.instruction(shape) if shape is not None else "")
-    src = source(args, prompt)
+    src = source(args, prompt, agent_args)
     permissions = Permissions(args.auto, allowlist, src if isinstance(src, Child) else None)
     collector = Collector(permissions)
     sink = TitahSink(args.output_format, sys.stdout, collector)

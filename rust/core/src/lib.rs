@@ -5,6 +5,7 @@
 //! versioned JSONL shape out.
 //! The crate is pure Rust; the PyO3 binding lives in `rust/py` and only converts.
 
+pub mod adapt;
 pub mod error;
 pub mod project;
 pub mod scrub;

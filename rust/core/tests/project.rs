@@ -500,3 +500,25 @@ proptest! {
         prop_assert_eq!(used, consumed.min(block.len()));
     }
 }
+
+#[test]
+fn r4_an_estimated_cost_is_never_cost_usd_and_is_named() {
+    let trace = br#"{"type":"cost","usd":0.5,"source":"cli","status":"estimated"}
+{"type":"run_end","outcome":"done"}"#;
+    let (out, records) = run(trace, 8, None);
+    let result = lines(&out).pop().unwrap();
+    assert_eq!(result["cost_usd"], Value::Null);
+    assert_eq!(result["cost_status"], "unknown");
+    assert_eq!(
+        result["cost_reason"],
+        "cli reported 0.5 USD as an estimate, not a bill"
+    );
+    assert!(String::from_utf8_lossy(&records[0]).contains(r#""status":"estimated""#));
+    let billed = br#"{"type":"cost","usd":0.5,"source":"cli","status":"billed"}
+{"type":"run_end","outcome":"done"}"#;
+    let result = lines(&run(billed, 8, None).0).pop().unwrap();
+    assert_eq!(
+        (result["cost_usd"].as_f64(), &result["cost_status"]),
+        (Some(0.5), &Value::from("reported"))
+    );
+}

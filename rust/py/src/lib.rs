@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::PyTypeError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use scrubline_core::project::Record;
@@ -455,6 +455,89 @@ impl Boundary {
     }
 }
 
+/// A foreign agent stream's translator (docs/agents.md): foreign JSONL lines in,
+/// canonical trace lines out, for a `Boundary` to admit.
+#[pyclass(module = "scrubline._core")]
+struct Translator {
+    inner: scrubline_core::adapt::Translator,
+}
+
+#[pymethods]
+impl Translator {
+    #[new]
+    #[pyo3(signature = (tool, *, literals = Vec::new(), rules = Vec::new(), replacement = DEFAULT_REPLACEMENT.to_string()))]
+    fn new(
+        tool: &str,
+        literals: Vec<Bound<'_, PyAny>>,
+        rules: Vec<Bound<'_, PyAny>>,
+        replacement: String,
+    ) -> PyResult<Self> {
+        let tool = scrubline_core::adapt::Tool::parse(tool)
+            .ok_or_else(|| PyValueError::new_err(format!("unknown foreign tool {tool:?}")))?;
+        let rules = rule_set(&literals, &rules, &replacement)?;
+        Ok(Translator {
+            inner: scrubline_core::adapt::Translator::new(tool, rules),
+        })
+    }
+
+    /// The canonical lines of the foreign lines of `block` (whole lines, the first
+    /// numbered `first_line_no`).
+    fn translate<'py>(
+        &mut self,
+        py: Python<'py>,
+        block: &[u8],
+        first_line_no: u64,
+    ) -> Bound<'py, PyBytes> {
+        let inner = &mut self.inner;
+        let out = if block.len() < DETACH_AT {
+            inner.translate(block, first_line_no)
+        } else {
+            py.detach(|| inner.translate(block, first_line_no))
+        };
+        PyBytes::new(py, &out)
+    }
+
+    /// The foreign line number of canonical line `i` (0-based) of the last output.
+    fn origin(&self, i: usize) -> Option<u64> {
+        self.inner.origin(i)
+    }
+
+    /// The stream ended: `(lines, outcome, reason, error, exit_code)` from the last
+    /// events and how the foreign process ended (`error` is `(code, message)` or None).
+    #[pyo3(signature = (*, exit_code = None, signal = None))]
+    #[allow(clippy::type_complexity)]
+    fn finish<'py>(
+        &mut self,
+        py: Python<'py>,
+        exit_code: Option<i32>,
+        signal: Option<i32>,
+    ) -> (
+        Bound<'py, PyBytes>,
+        String,
+        String,
+        Option<(String, String)>,
+        i64,
+    ) {
+        let exit = scrubline_core::adapt::Exit {
+            code: exit_code,
+            signal,
+        };
+        let (out, e) = self.inner.finish(exit);
+        (
+            PyBytes::new(py, &out),
+            e.outcome,
+            e.reason,
+            e.error,
+            e.exit_code,
+        )
+    }
+
+    #[getter]
+    fn tool(&self) -> &'static str {
+        self.inner.tool().name()
+    }
+}
+
 /// Project one stored record onto a schema version: its line, or None.
 #[pyfunction]
 fn project<'py>(
@@ -494,6 +577,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Scrubber>()?;
     m.add_class::<Boundary>()?;
+    m.add_class::<Translator>()?;
     m.add_function(wrap_pyfunction!(project, m)?)?;
     m.add("SCHEMA_VERSIONS", SchemaVersion::SUPPORTED.to_vec())?;
     m.add("DEFAULT_SCHEMA_VERSION", SchemaVersion::DEFAULT.get())?;

@@ -91,6 +91,9 @@ pub struct Boundary {
     artifacts_refused: u64,
     answer: String,
     cost: Option<Value>,
+    /// A `cost` whose `status` is `estimated`: never the result's `cost_usd` (R4), only
+    /// named in its `cost_reason` (`usd`, `source`).
+    cost_estimate: Option<(Value, String)>,
     estimated_tokens: u64,
     /// `run_end` as the trace said it: outcome, reason, error.
     end: Option<(String, Value, Value)>,
@@ -142,6 +145,7 @@ impl Boundary {
             artifacts_refused: 0,
             answer: String::new(),
             cost: None,
+            cost_estimate: None,
             estimated_tokens: 0,
             end: None,
             limit: None,
@@ -483,7 +487,15 @@ impl Boundary {
                     .get("usd")
                     .filter(|u| u.as_f64().is_some_and(|x| x >= 0.0))
                 {
-                    self.cost = Some(usd.clone());
+                    if obj.get("status").and_then(Value::as_str) == Some("estimated") {
+                        let source = match obj.get("source") {
+                            Some(Value::String(s)) => s.clone(),
+                            _ => "the runtime".to_string(),
+                        };
+                        self.cost_estimate = Some((usd.clone(), source));
+                    } else {
+                        self.cost = Some(usd.clone());
+                    }
                 }
                 self.emit(&ty, obj, step);
             }
@@ -803,12 +815,16 @@ impl Boundary {
                     .value("cost_reason", &Value::Null);
             }
             None => {
+                let reason = match &self.cost_estimate {
+                    Some((usd, source)) => format!(
+                        "{} reported {usd} USD as an estimate, not a bill",
+                        bounded(source, 100)
+                    ),
+                    None => "no authoritative price evidence in the runtime trace".to_string(),
+                };
                 w.value("cost_usd", &Value::Null)
                     .str("cost_status", "unknown")
-                    .str(
-                        "cost_reason",
-                        "no authoritative price evidence in the runtime trace",
-                    );
+                    .str("cost_reason", &reason);
             }
         }
         // The turns this invocation ran (a resumed run counts its new turns).

@@ -13,4 +13,5 @@ pub use boundary::{
     count_lines, Boundary, BoundaryConfig, Finish, PendingArtifact, Record, Step, MAX_LINE,
 };
 pub use text::TOOL_OUTPUT_MAX;
+pub(crate) use version::bounded;
 pub use version::{project, SchemaVersion, COMPONENTS, WORKFLOW};
