@@ -130,13 +130,24 @@ class ModelRuntime:
                             f"estimated at {CHARS_PER_TOKEN} characters per token.",
                         )
                     )
-                events.append(_turn_end(usage, estimated))
-                yield self._batch(events)
                 reason = completion.finish_reason
                 pending = completion.tool_calls
+                # A stop is said in the turn that reached it, before its turn_end.
+                limit = None
                 if reason == "length":
-                    yield self._batch([_notice("limit", _LENGTH)])
-                    raise RuntimeLimit("the model's output token limit (finish_reason length)")
+                    limit = "the model's output token limit (finish_reason length)"
+                    events.append(_notice("limit", _LENGTH))
+                elif pending and self.max_turns is not None and turn >= self.max_turns:
+                    limit = f"--max-turns {self.max_turns}"
+                    text_ = (
+                        f"Stopped at --max-turns ({self.max_turns}): the model asked for"
+                        f" {len(pending)} more tool call(s). Raise it or split the work."
+                    )
+                    events.append(_notice("limit", text_))
+                events.append(_turn_end(usage, estimated))
+                yield self._batch(events)
+                if limit is not None:
+                    raise RuntimeLimit(limit)
                 if reason == "content_filter":
                     raise RuntimeFailed(
                         "model_content_filter",
@@ -146,13 +157,6 @@ class ModelRuntime:
                 if not pending:
                     yield self._batch([{"type": "run_end", "outcome": "done", "reason": None}])
                     return
-                if self.max_turns is not None and turn >= self.max_turns:
-                    text_ = (
-                        f"Stopped at --max-turns ({self.max_turns}): the model asked for"
-                        f" {len(pending)} more tool call(s). Raise it or split the work."
-                    )
-                    yield self._batch([_notice("limit", text_)])
-                    raise RuntimeLimit(f"--max-turns {self.max_turns}")
                 messages.append(_assistant_message(text, pending))
                 for call in pending:
                     calls += 1
@@ -308,7 +312,8 @@ def _turn_end(usage: dict[str, int], estimated: bool) -> dict[str, Any]:
 def _assistant_message(text: list[str], calls) -> dict[str, Any]:
     return {
         "role": "assistant",
-        "content": "".join(text) or None,
+        # "" rather than null: llama-cpp-python refuses a null content here.
+        "content": "".join(text),
         "tool_calls": [
             {
                 "id": c.id or f"call_{c.index}",
