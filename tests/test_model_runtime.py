@@ -14,6 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from fake_openai import (
     DONE,
     FakeServer,
@@ -23,8 +26,6 @@ from fake_openai import (
     text_response,
     tool_response,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 ITERON = [sys.executable, "-m", "scrubline.cli.iteron"]
 TITAH = [sys.executable, "-m", "scrubline.cli.titah"]
@@ -480,7 +481,7 @@ def test_model_url_and_name_from_the_environment(home):
                 "ITERON_HOME": str(home),
                 "ITERON_MODEL_URL": srv.url,
                 "ITERON_MODEL": "from-env",
-            },  # fmt: skip
+            },
             timeout=60,
             check=False,
         )
