@@ -69,7 +69,6 @@ class FakeServer:
         self.repeat = repeat
         self.requests: list[dict[str, Any]] = []
         self.closed = threading.Event()
-        self.first_byte_ns: list[int] = []
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -96,10 +95,6 @@ class FakeServer:
                         if isinstance(w, float):
                             time.sleep(w)
                             continue
-                        if not server.first_byte_ns or len(server.first_byte_ns) < len(
-                            server.requests
-                        ):
-                            server.first_byte_ns.append(time.perf_counter_ns())
                         self.wfile.write(b"%x\r\n%s\r\n" % (len(w), w))
                         self.wfile.flush()
                     if script.drop:
