@@ -16,9 +16,17 @@ import httpx
 import orjson
 
 from scrubline import tools
-from scrubline.model import CONNECT_TIMEOUT, ChatStream, Completion, Endpoint, ModelFailed
+from scrubline.errors import ConfigError
+from scrubline.model import (
+    CONNECT_TIMEOUT,
+    DEFAULT_READ_TIMEOUT,
+    ChatStream,
+    Completion,
+    Endpoint,
+    ModelFailed,
+)
 from scrubline.runtime import Batch, RuntimeFailed, RuntimeLimit
-from scrubline.scrubber import Scrubber
+from scrubline.scrubber import MIN_LITERAL_LEN, Scrubber
 
 #: Characters per token when the server reports no usage (a rough, stated estimate).
 CHARS_PER_TOKEN = 4
@@ -337,13 +345,44 @@ def _retry_note(e: ModelFailed) -> str:
     return f"{e.reason} ({'retryable' if e.retryable else 'not retryable'})"
 
 
-def endpoint_from(
-    url: str, model: str, api_key_env: str | None, read_timeout: float
-) -> tuple[Endpoint, str | None]:
-    """The endpoint of ``--model-url``/``--model``; the key is read from the variable
-    ``--api-key-env`` names (never from argv). Returns the key too: it must be a literal
-    secret of the run."""
+def from_options(
+    *,
+    url: str,
+    model: str | None,
+    prompt: str,
+    api_key_env: str | None,
+    read_timeout: float | None,
+    max_turns: int | None,
+    timeout: float | None,
+    config: dict[str, Any],
+) -> tuple[ModelRuntime, list[str]]:
+    """The runtime the command line and config name, and the literal secrets it adds to
+    the run (the key's value). ``ConfigError`` (exit 64) for anything wrong."""
+    if not model:
+        raise ConfigError("--model-url needs --model NAME (or ITERON_MODEL)")
+    if not url.startswith(("http://", "https://")):
+        raise ConfigError(f"--model-url must be an http:// or https:// URL, not {url!r}")
+    if max_turns is not None and max_turns < 1:
+        raise ConfigError("--max-turns must be a positive integer")
+    if read_timeout is not None and read_timeout <= 0:
+        raise ConfigError("--model-read-timeout must be a positive number of seconds")
     key = None
     if api_key_env:
         key = os.environ.get(api_key_env)
-    return Endpoint(url, model, key, read_timeout), key
+        if key is None:
+            raise ConfigError(f"--api-key-env {api_key_env}: the variable is not set")
+        if len(key.encode("utf-8", "surrogatepass")) < MIN_LITERAL_LEN:
+            raise ConfigError(
+                f"--api-key-env {api_key_env}: the key is shorter than {MIN_LITERAL_LEN}"
+                " bytes and could not be redacted reliably"
+            )
+    request = config.get("model", {}).get("request", {})
+    if not isinstance(request, dict):
+        raise ConfigError("model.request must be a table of request fields")
+    endpoint = Endpoint(url, model, key, read_timeout or DEFAULT_READ_TIMEOUT)
+    literals = [key] if key else []
+    runtime = ModelRuntime(
+        endpoint, prompt, literals=literals, max_turns=max_turns, timeout=timeout,
+        request=request,
+    )  # fmt: skip
+    return runtime, literals

@@ -28,6 +28,8 @@ MAX_EVENT_BYTES = 8 << 20
 MAX_ERROR_BODY = 4096
 #: An error message the server sent is cut to this many characters (after scrubbing).
 MAX_MESSAGE = 300
+#: Seconds without a byte from the server before a stream counts as stalled.
+DEFAULT_READ_TIMEOUT = 120.0
 #: Seconds to establish the TCP connection.
 CONNECT_TIMEOUT = 10.0
 
@@ -76,7 +78,7 @@ class Endpoint:
     url: str
     model: str
     api_key: str | None = None
-    read_timeout: float = 120.0
+    read_timeout: float = DEFAULT_READ_TIMEOUT
 
     @property
     def completions_url(self) -> str:
