@@ -7,6 +7,7 @@ without a tool call, a limit is reached, the server fails, or a signal stops the
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -28,6 +29,7 @@ from scrubline.model import (
 from scrubline.runtime import Batch, RuntimeFailed, RuntimeLimit
 from scrubline.scrubber import MIN_LITERAL_LEN, Scrubber
 
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,127}")
 #: Characters per token when the server reports no usage (a rough, stated estimate).
 CHARS_PER_TOKEN = 4
 SYSTEM_PROMPT = (
@@ -368,6 +370,9 @@ def from_options(
         raise ConfigError("--model-read-timeout must be a positive number of seconds")
     key = None
     if api_key_env:
+        if not _ENV_NAME.fullmatch(api_key_env):
+            # Never echoed: a key passed here by mistake must not reach stderr.
+            raise ConfigError("--api-key-env takes the NAME of an environment variable")
         key = os.environ.get(api_key_env)
         if key is None:
             raise ConfigError(f"--api-key-env {api_key_env}: the variable is not set")
