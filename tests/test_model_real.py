@@ -79,9 +79,16 @@ def server(tmp_path_factory: pytest.TempPathFactory):
         proc.wait(timeout=10)
 
 
+def toml(value) -> str:
+    """A TOML value (inline tables for dicts): the request fields of iteron.toml."""
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {toml(v)}" for k, v in value.items()) + " }"
+    return json.dumps(value)
+
+
 def iteron(url: str, model: str, request: dict, task: str, cwd: Path, *args: str):
     (cwd / "iteron.toml").write_text(
-        "[model.request]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in request.items())
+        "[model.request]\n" + "".join(f"{k} = {toml(v)}\n" for k, v in request.items())
     )
     proc = subprocess.run(
         [*ITERON, "run", "--output-format", "stream-json", "--model-url", url,

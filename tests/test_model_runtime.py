@@ -43,10 +43,8 @@ def run(
     task: str = "do the task",
 ):
     cmd = [*cli, "run", "--model-url", server.url, "--model", "fake", *args, task]
-    if cli is ITERON and "--output-format" not in args:
-        cmd[3:3] = ["--output-format", "stream-json"]
-    if cli is TITAH and "--output-format" not in args:
-        cmd[3:3] = ["--output-format", "stream-json"]
+    if "--output-format" not in args:
+        cmd[4:4] = ["--output-format", "stream-json"]
     proc = subprocess.run(
         cmd,
         capture_output=True,
@@ -299,14 +297,14 @@ def test_write_file_needs_approval_and_writes_with_it(home):
 def test_reading_outside_the_working_directory_needs_approval(home):
     work = home / "work"
     work.mkdir()
-    (home / "secret.txt").write_text("outside")
+    (home / "secret.txt").write_text("content-from-outside-42")
     with FakeServer(
         [tool_response("read_file", '{"path": "../secret.txt"}'), text_response("ok")]
     ) as srv:
         proc, lines = run(srv, home=home, cwd=work)
     assert proc.returncode == 0
     assert events(lines, "tool_end")[0]["status"] == "denied"
-    assert "outside" not in json.dumps(srv.requests[1]["body"])
+    assert "content-from-outside-42" not in json.dumps(srv.requests[1]["body"])
 
 
 # -- M4: limits ------------------------------------------------------------------------------

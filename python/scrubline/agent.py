@@ -182,7 +182,18 @@ class ModelRuntime:
         the Completion."""
         pending: list[dict[str, Any]] = []
         texts: list[str] = []
-        for kind, value in stream.pieces(stop, self._check_deadline):
+        pieces = stream.pieces(stop, self._check_deadline)
+        while True:
+            try:
+                kind, value = next(pieces)
+            except StopIteration:  # a signal: what arrived before it is still published
+                if pending:
+                    yield (*self._batch(pending), texts)
+                return
+            except ModelFailed:
+                if pending:  # what arrived before the failure is published, then it fails
+                    yield (*self._batch(pending), texts)
+                raise
             if kind == "end":
                 if pending:
                     yield (*self._batch(pending), texts)
@@ -193,7 +204,7 @@ class ModelRuntime:
             pending.append(
                 {"type": "assistant_delta" if kind == "text" else "thinking_delta", "text": value}
             )
-            if stream._queue.empty():  # nothing more waiting: publish now
+            if stream.idle():  # nothing more waiting: publish now
                 yield (*self._batch(pending), texts)
                 pending, texts = [], []
 

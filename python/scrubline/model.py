@@ -127,6 +127,10 @@ class ChatStream:
         finally:
             self.close()
 
+    def idle(self) -> bool:
+        """Nothing more has arrived yet (what has is worth publishing now)."""
+        return self._queue.empty()
+
     def close(self) -> None:
         """Shut the connection: the server sees it closed, a blocked read returns."""
         self._closed.set()
