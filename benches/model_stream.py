@@ -11,7 +11,7 @@ Deltas are spaced (--gap ms) so each is read, admitted, fsynced and published al
 the per-delta cost, not a batch's. Clocks: time.perf_counter_ns is CLOCK_MONOTONIC on
 Linux, one clock for the server thread and the CLI process.
 
-    .venv/bin/python benches/model_stream.py [--runs 20] [--deltas 200] [--gap 5]
+    .venv/bin/python benches/model_stream.py [--runs 20] [--deltas 200] [--gap 5] [--home DIR]
 """
 
 from __future__ import annotations
@@ -81,28 +81,14 @@ def run_baseline(deltas: int, gap: float) -> tuple[list[int], list[int]]:
 
 
 def _instrument(srv: FakeServer) -> list[int]:
-    """Times at which the server wrote each content chunk (wrapping its socket writes)."""
+    """Times at which the server wrote each content chunk."""
     sent: list[int] = []
-    handler = srv.httpd.RequestHandlerClass
-    orig = handler.do_POST
 
-    def do_post(self):
-        wfile = self.wfile
+    def noted(w: bytes) -> None:
+        if b'"content": "d' in w:
+            sent.append(time.perf_counter_ns())
 
-        class W:
-            def write(_, b):
-                n = wfile.write(b)
-                if b'"content": "d' in b:
-                    sent.append(time.perf_counter_ns())
-                return n
-
-            def flush(_):
-                wfile.flush()
-
-        self.wfile = W()
-        orig(self)
-
-    handler.do_POST = do_post
+    srv.on_write = noted
     return sent
 
 
@@ -116,12 +102,13 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--deltas", type=int, default=200)
     ap.add_argument("--gap", type=float, default=5.0, help="ms between deltas")
+    ap.add_argument("--home", default=None, help="where ITERON_HOME goes (default: a temp dir)")
     a = ap.parse_args()
     gap = a.gap / 1000
     first: list[float] = []
     cli: list[float] = []
     base: list[float] = []
-    with tempfile.TemporaryDirectory() as home:
+    with tempfile.TemporaryDirectory(dir=a.home) as home:
         for _ in range(a.runs):
             sent, got = run_cli(a.deltas, gap, home)
             assert len(got) == a.deltas, (len(got), a.deltas)

@@ -8,6 +8,7 @@ import itertools
 import json
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -69,6 +70,8 @@ class FakeServer:
         self.repeat = repeat
         self.requests: list[dict[str, Any]] = []
         self.closed = threading.Event()
+        #: Called with each write just after it went out (benches time them).
+        self.on_write: Callable[[bytes], None] | None = None
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -97,6 +100,8 @@ class FakeServer:
                             continue
                         self.wfile.write(b"%x\r\n%s\r\n" % (len(w), w))
                         self.wfile.flush()
+                        if server.on_write is not None:
+                            server.on_write(w)
                     if script.drop:
                         self.close_connection = True
                         return
