@@ -27,9 +27,11 @@ import orjson
 
 from scrubline import config, sessions
 from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS, Boundary
+from scrubline.agent import ModelRuntime
 from scrubline.artifacts import ArtifactError, ContentStore
 from scrubline.cli.argv import EXIT_USAGE, FORMATS, Parser, UsageError, add_source, source
 from scrubline.errors import ConfigError, StoreError
+from scrubline.permissions import Permissions, allowlist
 from scrubline.render import JsonSink, StreamSink, TextSink
 from scrubline.run import RunOptions, execute
 from scrubline.scrubber import env_literals
@@ -65,11 +67,14 @@ def parser() -> Parser:
     ops.add_argument("--tenant", dest="top_tenant", default=None)
     ops.add_argument("--output-schema-version", dest="top_version", default=None)
     sub = p.add_subparsers(dest="command", parser_class=Parser)
-    run = sub.add_parser("run", help="run one task and write its output")
+    # No abbreviations: `--api-key` must never be taken for `--api-key-env`.
+    run = sub.add_parser("run", help="run one task and write its output", allow_abbrev=False)
     run.add_argument("prompt", nargs="?", default=None, help="the task (passed to the runtime)")
     run.add_argument("--output-format", default="text", help="text (default), json, stream-json")
     run.add_argument("--output-schema-version", default=None, help="4, 5, 6 or 8 (default 8)")
     add_source(run)
+    run.add_argument("--model", default=None, help="the model's name (or $ITERON_MODEL)")
+    run.add_argument("--auto", action="store_true", help="approve tools that need a dialog")
     run.add_argument("--max-turn-tokens", type=int, default=None, help="limits.turnTokens")
     run.add_argument("--config", default=None, help="TOML config (default ./iteron.toml)")
     run.add_argument("--tenant", default=None, help="tenant (default $ITERON_TENANT or default)")
@@ -278,7 +283,7 @@ def _main(argv: list[str] | None) -> int:
     limit = args.max_turn_tokens if args.max_turn_tokens is not None else config.turn_tokens(cfg)
     if limit is not None and limit < 1:
         raise UsageError("--max-turn-tokens must be a positive integer")
-    src = source(args, args.prompt)
+    src, key = source(args, args.prompt, cfg)
     tenant = tenant_of(args.tenant, version, machine)
     tag = args.agent_definition_tag
     if tag is not None:
@@ -292,10 +297,13 @@ def _main(argv: list[str] | None) -> int:
         tenant=tenant,
         tag=tag,
         max_turn_tokens=limit,
-        literals=env_literals(args.literal_env),
+        literals=env_literals(args.literal_env) + key,
         content=ContentStore(home()),
         scrub_artifacts=args.scrub_artifacts,
     )
+    if isinstance(src, ModelRuntime):
+        # The built-in runtime asks before a tool that needs a dialog (T9).
+        opts.observe = Permissions(args.auto, allowlist(cfg), src)
     out = sys.stdout.buffer
     if args.output_format == "stream-json":
         sink = StreamSink(out)
