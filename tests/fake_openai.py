@@ -107,7 +107,7 @@ class FakeServer:
                         return
                     self.wfile.write(b"0\r\n\r\n")
                     self.wfile.flush()
-                except (BrokenPipeError, ConnectionResetError):
+                except OSError:
                     server.closed.set()
                     self.close_connection = True
 
