@@ -427,6 +427,14 @@ def test_an_event_that_is_not_json_fails_not_retryable(home):
     failed(proc, lines, "model_bad_response", False)
 
 
+def test_an_event_that_never_ends_is_refused_in_bounded_memory(home):
+    endless = [b"data: {"] + [b"x" * (1 << 20)] * 10  # 10 MiB, no line end
+    with FakeServer([Script(endless)]) as srv:
+        proc, lines = run(srv, home=home)
+    result = failed(proc, lines, "model_bad_response", False)
+    assert "over 8388608 bytes" in result["error"]["message"]
+
+
 def test_no_server_at_the_url_fails_retryable(home):
     with FakeServer([]) as srv:
         pass  # closed: nothing listens on the port now
