@@ -1,7 +1,8 @@
 """``iteron``: one-shot runs with versioned machine output (CONTRACT §2-5).
 
     iteron run [--output-format F] [--output-schema-version N] [--replay FILE |
-               --runtime-cmd CMD] [--resume RUN_ID | --continue] [--agent-definition-tag T]
+               --runtime-cmd CMD | --model-url URL --model NAME [--auto] [--max-turns N]]
+               [--resume RUN_ID | --continue] [--agent-definition-tag T]
     iteron --sessions [--session-limit N] [--session-cursor C] [--agent-definition-tag T]
     iteron --transcript RUN_ID [--transcript-cursor C] [--transcript-limit N]
     iteron --fork RUN_ID
