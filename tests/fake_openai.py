@@ -28,7 +28,7 @@ class Script:
 
 def event(obj: Any, name: str | None = None) -> bytes:
     head = f"event: {name}\n" if name else ""
-    data = obj if isinstance(obj, str) else json.dumps(obj)
+    data = obj if isinstance(obj, str) else json.dumps(obj, ensure_ascii=False)
     return (head + "".join(f"data: {line}\n" for line in data.split("\n")) + "\n").encode()
 
 

@@ -103,9 +103,13 @@ def test_a_credential_split_across_two_sse_events_never_leaves(home):
     assert answer(lines) == "token: [REDACTED:github-pat] done" == lines[-1]["assistant_text"]
 
 
+FRAMED = "one two é€ [REDACTED:github-pat]"
+
+
 def _framed_answer() -> bytes:
     """An answer with every framing feature: comments and keep-alives, an event name,
-    a data field split over two lines, CRLF line ends, unknown fields, an empty event."""
+    a data field split over two lines, CRLF line ends, unknown fields, an empty event;
+    non-ASCII text and a credential across two events."""
     return b"".join(
         [
             b": keep-alive\n\n",
@@ -114,7 +118,9 @@ def _framed_answer() -> bytes:
             b'data: "finish_reason":null}],"timings":{"a":1}}\r\n\r\n',
             b":\n",
             b"id: 7\nretry: 100\n\n",
-            chunk({"content": "two"}),
+            chunk({"content": "two é€ "}),
+            chunk({"content": GHP[:12]}),
+            chunk({"content": GHP[12:]}),
             chunk(finish="stop"),
             DONE,
         ]
@@ -125,7 +131,7 @@ def test_framing_comments_multiline_data_crlf_and_unknown_fields(home):
     with FakeServer([Script([_framed_answer()])]) as srv:
         proc, lines = run(srv, home=home)
     assert proc.returncode == 0, proc.stderr
-    assert answer(lines) == "one two"
+    assert answer(lines) == FRAMED
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
@@ -139,7 +145,8 @@ def test_any_split_of_the_byte_stream_publishes_the_same_answer(tmp_path_factory
     with FakeServer([Script(writes)]) as srv:
         proc, lines = run(srv, home=tmp_path_factory.mktemp("h"))
     assert proc.returncode == 0
-    assert answer(lines) == "one two"
+    assert answer(lines) == FRAMED
+    assert GHP[:12] not in proc.stdout.decode()
 
 
 def test_reasoning_is_thinking_and_never_the_answer(home):
