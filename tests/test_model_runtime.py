@@ -526,3 +526,38 @@ def test_a_signal_closes_the_stream_and_ends_the_run_cancelled(home, sig, code):
     result = lines[-1]
     assert result["outcome"] == "cancelled" and result["exit_code"] == code
     assert result["assistant_text"] == answer(lines)
+
+
+def test_a_credential_in_tool_arguments_split_at_every_byte_never_leaves(home):
+    args = json.dumps({"path": "cfg.env", "content": f"TOKEN={GHP}\n"})
+    scripts = [tool_response("write_file", args, pieces=len(args)), text_response("ok")]
+    with FakeServer(scripts) as srv:
+        proc, lines = run(srv, "--auto", home=home)
+    assert proc.returncode == 0, proc.stderr
+    assert (home / "cfg.env").read_text() == f"TOKEN={GHP}\n"  # the tool got the real value
+    (start,) = events(lines, "tool_start")
+    assert start["input"]["content"] == "TOKEN=[REDACTED:github-pat]\n"
+    assert GHP not in proc.stdout.decode()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--model-url", "http://127.0.0.1:9/v1"],  # no --model
+     ["--model-url", "ftp://x", "--model", "m"],
+     ["--model-url", "http://127.0.0.1:9/v1", "--model", "m", "--replay", "t.jsonl"],
+     ["--model-url", "http://127.0.0.1:9/v1", "--model", "m", "--max-turns", "0"],
+     ["--max-turns", "3"],  # without a model
+     ["--api-key-env", "sk-abc123456789"]],  # a value where a name goes: never echoed
+)  # fmt: skip
+@pytest.mark.parametrize("cli", [ITERON, TITAH], ids=["iteron", "titah"])
+def test_bad_model_options_are_usage_errors(home, cli, args):
+    proc = subprocess.run(
+        [*cli, "run", "--output-format", "json", *args, "task"],
+        capture_output=True,
+        env={**os.environ, "ITERON_HOME": str(home)},
+        timeout=60,
+        check=False,
+    )
+    assert proc.returncode == 64, proc.stderr
+    assert proc.stdout == b"" and proc.stderr.decode().count("\n") == 1
+    assert b"sk-abc123456789" not in proc.stderr
