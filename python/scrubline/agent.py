@@ -68,6 +68,7 @@ class ModelRuntime:
         self._stream: ChatStream | None = None
         self._lines = 0
         self._deadline: float | None = None
+        self._usage_warned = False  # the usage_estimated notice is said once per run
 
     # -- the runtime protocol ------------------------------------------------------------
 
@@ -97,7 +98,6 @@ class ModelRuntime:
                 }
             ]
         )
-        warned = False
         calls = 0
         with httpx.Client(
             timeout=httpx.Timeout(
@@ -129,41 +129,17 @@ class ModelRuntime:
                     raise RuntimeFailed(e.code, _retry_note(e)) from None
                 if completion is None:  # stopped by a signal
                     return
-                usage, estimated = self._usage(messages, text, completion)
-                events: list[dict[str, Any]] = []
-                if estimated and not warned:
-                    warned = True
-                    events.append(
-                        _notice(
-                            "usage_estimated",
-                            "The model server reported no token usage; the counts are "
-                            f"estimated at {CHARS_PER_TOKEN} characters per token.",
-                        )
-                    )
-                reason = completion.finish_reason
-                pending = completion.tool_calls
-                # A stop is said in the turn that reached it, before its turn_end.
-                limit = None
-                if reason == "length":
-                    limit = "the model's output token limit (finish_reason length)"
-                    events.append(_notice("limit", _LENGTH))
-                elif pending and self.max_turns is not None and turn >= self.max_turns:
-                    limit = f"--max-turns {self.max_turns}"
-                    text_ = (
-                        f"Stopped at --max-turns ({self.max_turns}): the model asked for"
-                        f" {len(pending)} more tool call(s). Raise it or split the work."
-                    )
-                    events.append(_notice("limit", text_))
-                events.append(_turn_end(usage, estimated))
+                events, limit = self._turn_end(turn, messages, text, completion)
                 yield self._batch(events)
                 if limit is not None:
                     raise RuntimeLimit(limit)
-                if reason == "content_filter":
+                if completion.finish_reason == "content_filter":
                     raise RuntimeFailed(
                         "model_content_filter",
-                        "the model server withheld the answer (finish_reason content_filter);"
-                        " not retryable as is",
+                        "the model server withheld the answer (finish_reason content_filter)"
+                        " (not retryable)",
                     )
+                pending = completion.tool_calls
                 if not pending:
                     yield self._batch([{"type": "run_end", "outcome": "done", "reason": None}])
                     return
@@ -174,6 +150,43 @@ class ModelRuntime:
                     if result is None:
                         return
                     messages.append(result)
+
+    def _turn_end(
+        self,
+        turn: int,
+        messages: list[dict[str, Any]],
+        text: list[str],
+        completion: Completion,
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """The events that close a turn (notices, then ``turn_end``) and the limit it
+        reached, if any: a stop is said in the turn that reached it."""
+        usage, estimated = self._usage(messages, text, completion)
+        events: list[dict[str, Any]] = []
+        if estimated and not self._usage_warned:
+            self._usage_warned = True
+            events.append(
+                _notice(
+                    "usage_estimated",
+                    "The model server reported no token usage; the counts are "
+                    f"estimated at {CHARS_PER_TOKEN} characters per token.",
+                )
+            )
+        limit = None
+        pending = completion.tool_calls
+        if completion.finish_reason == "length":
+            limit = "the model's output token limit (finish_reason length)"
+            events.append(_notice("limit", _LENGTH))
+        elif pending and self.max_turns is not None and turn >= self.max_turns:
+            limit = f"--max-turns {self.max_turns}"
+            events.append(
+                _notice(
+                    "limit",
+                    f"Stopped at --max-turns ({self.max_turns}): the model asked for"
+                    f" {len(pending)} more tool call(s). Raise it or split the work.",
+                )
+            )
+        events.append(_turn_end(usage, estimated))
+        return events, limit
 
     # -- one model response ----------------------------------------------------------------
 
