@@ -345,6 +345,16 @@ def test_finish_reason_length_is_a_limit(home):
     assert lines[-1]["outcome"] == "limit" and lines[-1]["assistant_text"] == "cut sh"
 
 
+@pytest.mark.parametrize("finish", [None, "eos_token"])
+def test_an_unknown_or_missing_finish_reason_is_said(home, finish):
+    writes = [chunk({"content": "maybe"}), chunk(finish=finish), DONE]
+    with FakeServer([Script(writes)]) as srv:
+        proc, lines = run(srv, home=home)
+    assert proc.returncode == 0
+    codes = [x["code"] for x in events(lines, "notice")]
+    assert "finish_unknown" in codes and lines[-1]["assistant_text"] == "maybe"
+
+
 def test_finish_reason_content_filter_fails_the_run(home):
     with FakeServer([text_response("", finish="content_filter")]) as srv:
         proc, lines = run(srv, home=home)

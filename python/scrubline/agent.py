@@ -173,7 +173,17 @@ class ModelRuntime:
             )
         limit = None
         pending = completion.tool_calls
-        if completion.finish_reason == "length":
+        reason = completion.finish_reason
+        if reason not in _KNOWN_FINISH and not pending:
+            events.append(
+                _notice(
+                    "finish_unknown",
+                    f"The model server ended the response with finish_reason {reason!r}"
+                    " (not stop, length, tool_calls or content_filter); the answer may be"
+                    " incomplete.",
+                )
+            )
+        if reason == "length":
             limit = "the model's output token limit (finish_reason length)"
             events.append(_notice("limit", _LENGTH))
         elif pending and self.max_turns is not None and turn >= self.max_turns:
@@ -305,6 +315,7 @@ class ModelRuntime:
         return first, b"".join(_line(e) for e in events)
 
 
+_KNOWN_FINISH = frozenset({"stop", "length", "tool_calls", "content_filter", "function_call"})
 _LENGTH = "Stopped at the model's output token limit (finish_reason length)."
 _DENIED = (
     "Denied: this call needs approval and no client is connected to give it "
