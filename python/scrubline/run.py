@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import ClassVar, Protocol
+from typing import Any, ClassVar, Protocol
 
 import orjson
 
@@ -24,7 +24,7 @@ from scrubline._core import Boundary, Scrubber
 from scrubline.artifacts import MAX_PER_RUN, ArtifactError, ContentStore, address, decode_content
 from scrubline.errors import TraceError
 from scrubline.foreign import Foreign
-from scrubline.runtime import Batch, Child, Replay, RuntimeFailed, lines_of
+from scrubline.runtime import Batch, Child, Replay, RuntimeFailed, RuntimeLimit, lines_of
 from scrubline.store import NoStore, Record, Store, new_run_id
 
 #: Exit codes of R6 beyond the result's own.
@@ -34,7 +34,9 @@ SIGNAL_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 @dataclass
 class RunOptions:
-    source: Replay | Child | Foreign
+    #: A recorded trace, a runtime process, a foreign agent stream, or the built-in
+    #: model runtime (``scrubline.agent.ModelRuntime``): anything with ``batches(stop)``.
+    source: Replay | Child | Foreign | Any
     version: int = 8
     tenant: str = "default"
     tag: str | None = None
@@ -241,6 +243,8 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
                     "failed_runs": 1,
                 }
             print(f"{opts.prog}: {e}", file=sys.stderr)
+        except RuntimeLimit as e:
+            finish = {"outcome": "limit", "reason": e.reason}
         except RuntimeFailed as e:
             finish = {
                 "outcome": "failed",
@@ -261,7 +265,7 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
             }
             print(f"{opts.prog}: store_failed: {e}", file=sys.stderr)
         finally:
-            if isinstance(opts.source, (Child, Foreign)):
+            if not replayed:
                 opts.source.stop()
         if stop() and not finish:
             finish = _cancelled(stop.signum)

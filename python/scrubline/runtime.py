@@ -45,6 +45,15 @@ class RuntimeFailed(Exception):
         self.reason = reason
 
 
+class RuntimeLimit(Exception):
+    """The runtime stopped at a budget of its own (``--max-turns``, the model's output
+    limit); the run ends with outcome ``limit`` (exit 3) and this reason."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 def too_long(max_line: int, line_no: int) -> TraceError:
     return TraceError(f"trace line {line_no}: line exceeds {max_line} bytes", line_no)
 

@@ -1,7 +1,8 @@
 """``iteron``: one-shot runs with versioned machine output (CONTRACT §2-5).
 
     iteron run [--output-format F] [--output-schema-version N] [--replay FILE |
-               --runtime-cmd CMD] [--resume RUN_ID | --continue] [--agent-definition-tag T]
+               --runtime-cmd CMD | --model-url URL --model NAME [--auto] [--max-turns N]]
+               [--resume RUN_ID | --continue] [--agent-definition-tag T]
     iteron --sessions [--session-limit N] [--session-cursor C] [--agent-definition-tag T]
     iteron --transcript RUN_ID [--transcript-cursor C] [--transcript-limit N]
     iteron --fork RUN_ID
@@ -27,6 +28,7 @@ import orjson
 
 from scrubline import config, sessions
 from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS, Boundary
+from scrubline.agent import ModelRuntime
 from scrubline.artifacts import ArtifactError, ContentStore
 from scrubline.cli.argv import (
     EXIT_USAGE,
@@ -38,6 +40,7 @@ from scrubline.cli.argv import (
     split_agent_args,
 )
 from scrubline.errors import ConfigError, StoreError
+from scrubline.permissions import Permissions, allowlist
 from scrubline.render import JsonSink, StreamSink, TextSink
 from scrubline.run import RunOptions, execute
 from scrubline.scrubber import env_literals
@@ -73,11 +76,14 @@ def parser() -> Parser:
     ops.add_argument("--tenant", dest="top_tenant", default=None)
     ops.add_argument("--output-schema-version", dest="top_version", default=None)
     sub = p.add_subparsers(dest="command", parser_class=Parser)
-    run = sub.add_parser("run", help="run one task and write its output")
+    # No abbreviations: `--api-key` must never be taken for `--api-key-env`.
+    run = sub.add_parser("run", help="run one task and write its output", allow_abbrev=False)
     run.add_argument("prompt", nargs="?", default=None, help="the task (passed to the runtime)")
     run.add_argument("--output-format", default="text", help="text (default), json, stream-json")
     run.add_argument("--output-schema-version", default=None, help="4, 5, 6 or 8 (default 8)")
     add_source(run)
+    run.add_argument("--model", default=None, help="the model's name (or $ITERON_MODEL)")
+    run.add_argument("--auto", action="store_true", help="approve tools that need a dialog")
     run.add_argument("--max-turn-tokens", type=int, default=None, help="limits.turnTokens")
     run.add_argument("--config", default=None, help="TOML config (default ./iteron.toml)")
     run.add_argument("--tenant", default=None, help="tenant (default $ITERON_TENANT or default)")
@@ -288,7 +294,7 @@ def _main(argv: list[str] | None) -> int:
     if limit is not None and limit < 1:
         raise UsageError("--max-turn-tokens must be a positive integer")
     literals = env_literals(args.literal_env)
-    src = source(args, args.prompt, agent_args, literals)
+    src, key = source(args, args.prompt, cfg, agent_args, literals)
     tenant = tenant_of(args.tenant, version, machine)
     tag = args.agent_definition_tag
     if tag is not None:
@@ -302,10 +308,13 @@ def _main(argv: list[str] | None) -> int:
         tenant=tenant,
         tag=tag,
         max_turn_tokens=limit,
-        literals=literals,
+        literals=literals + key,
         content=ContentStore(home()),
         scrub_artifacts=args.scrub_artifacts,
     )
+    if isinstance(src, ModelRuntime):
+        # The built-in runtime asks before a tool that needs a dialog (T9).
+        opts.observe = Permissions(args.auto, allowlist(cfg), src)
     out = sys.stdout.buffer
     if args.output_format == "stream-json":
         sink = StreamSink(out)

@@ -13,7 +13,6 @@ stopped at a limit · 64 usage · 65 bad input (130/143 on SIGINT/SIGTERM).
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import os
 import signal
 import sys
@@ -22,7 +21,7 @@ from typing import Any, TextIO
 import orjson
 
 from scrubline import config, schema
-from scrubline._core import Boundary
+from scrubline.agent import ModelRuntime
 from scrubline.artifacts import ContentStore
 from scrubline.cli.argv import (
     EXIT_USAGE,
@@ -34,6 +33,7 @@ from scrubline.cli.argv import (
     split_agent_args,
 )
 from scrubline.errors import ConfigError, StoreError
+from scrubline.permissions import Permissions, allowlist
 from scrubline.render import TextSink
 from scrubline.run import RunOptions, execute
 from scrubline.runtime import Child
@@ -47,70 +47,18 @@ EXIT_BAD_INPUT = 65
 def parser() -> Parser:
     p = Parser(prog="titah", description="Run one Titah turn; script-friendly output.")
     sub = p.add_subparsers(dest="command", parser_class=Parser)
-    run = sub.add_parser("run", help="run one prompt")
+    # No abbreviations: `--api-key` must never be taken for `--api-key-env`.
+    run = sub.add_parser("run", help="run one prompt", allow_abbrev=False)
     run.add_argument("prompt", nargs="?", default="", help="the task")
     run.add_argument("--output-format", default="text", help="text (default), json, stream-json")
     run.add_argument("--json-schema", default=None, metavar="FILE", help="require this shape")
     run.add_argument("--auto", action="store_true", help="approve tools that need a dialog")
     run.add_argument("--agent", default=None)
-    run.add_argument("--model", default=None)
+    run.add_argument("--model", default=None, help="the model's name (or $ITERON_MODEL)")
     add_source(run)
     run.add_argument("--config", default=None, help="TOML config (default ./titah.toml)")
     run.add_argument("--tenant", default=None)
     return p
-
-
-class Permissions:
-    """T9: no client is connected to a one-shot run, so a tool that needs a dialog is
-    denied, unless ``--auto`` or an entry of ``permission.allowlist`` approves it. The
-    decision goes to a ``--runtime-cmd`` child on its stdin; a denial is also a notice."""
-
-    def __init__(self, auto: bool, allowlist: list[str], child: Child | None) -> None:
-        self.auto = auto
-        self.allowlist = allowlist
-        self.child = child
-        self.denied: set[str] = set()
-
-    def allowed(self, tool: str, ev: dict[str, Any]) -> bool:
-        if self.auto:
-            return True
-        inp = ev.get("input") if isinstance(ev.get("input"), dict) else {}
-        subjects = [str(v) for v in (inp.get("command"), inp.get("cmd"), ev.get("title")) if v]
-        for entry in self.allowlist:
-            name, _, rest = entry.partition("(")
-            if name.strip() != tool:
-                continue
-            if not rest:
-                return True
-            pattern = rest.removesuffix(")")
-            if any(fnmatch.fnmatchcase(s, pattern) for s in subjects):
-                return True
-        return False
-
-    def __call__(self, boundary: Boundary, records: list[Record]):
-        out: tuple[list[Record], bytes] | None = None
-        for _seq, _turn, kind, body in records:
-            if kind != "tool_start":
-                continue
-            ev = orjson.loads(body)
-            if ev.get("needs_approval") is not True:
-                continue
-            call_id, tool = str(ev.get("call_id")), str(ev.get("tool"))
-            ok = self.allowed(tool, ev)
-            if self.child is not None:
-                decision = "approved" if ok else "denied"
-                submission = {"type": "approval", "call_id": call_id, "decision": decision}
-                self.child.submit(orjson.dumps(submission))
-            if not ok:
-                self.denied.add(call_id)
-                title = f" ({ev['title']})" if ev.get("title") else ""
-                text = (
-                    f"Denied {tool}{title}: no client is connected to approve it;"
-                    " pass --auto or add it to permission.allowlist."
-                )
-                recs, lines = boundary.notice("permission_denied", text)
-                out = (out[0] + recs, out[1] + lines) if out else (recs, lines)
-        return out
 
 
 class Collector:
@@ -248,12 +196,11 @@ def _main(argv: list[str] | None) -> int:
     shape = schema.load(args.json_schema) if args.json_schema else None
     cfg = config.load("titah", args.config)
     limit = config.turn_tokens(cfg)
-    allowlist = cfg.get("permission", {}).get("allowlist", [])
-    if not isinstance(allowlist, list) or not all(isinstance(x, str) for x in allowlist):
-        raise ConfigError("permission.allowlist must be a list of strings")
+    allowed = allowlist(cfg)
     prompt = args.prompt + (schema.instruction(shape) if shape is not None else "")
-    src = source(args, prompt, agent_args)
-    permissions = Permissions(args.auto, allowlist, src if isinstance(src, Child) else None)
+    src, key = source(args, prompt, cfg, agent_args)
+    runtime = src if isinstance(src, Child | ModelRuntime) else None
+    permissions = Permissions(args.auto, allowed, runtime)
     collector = Collector(permissions)
     sink = TitahSink(args.output_format, sys.stdout, collector)
     try:
@@ -265,6 +212,7 @@ def _main(argv: list[str] | None) -> int:
         source=src,
         tenant=tenant,
         max_turn_tokens=limit,
+        literals=key,
         prog="titah",
         content=ContentStore(home()),
         observe=permissions,
