@@ -42,12 +42,17 @@ def keep_sigpipe():
 
 
 def parsers(name: str):
-    """The command's parser and each of its subcommands' parsers, with their names."""
-    top = PARSERS[name]()
-    found = [(name, top)]
-    for action in top._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            found += [(f"{name} {sub}", p) for sub, p in action.choices.items()]
+    """The command's parser and every subcommand's parser at any depth, with names."""
+    found = []
+
+    def walk(where: str, p: argparse.ArgumentParser) -> None:
+        found.append((where, p))
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub, child in action.choices.items():
+                    walk(f"{where} {sub}", child)
+
+    walk(name, PARSERS[name]())
     return found
 
 
