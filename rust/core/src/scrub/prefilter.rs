@@ -218,7 +218,10 @@ impl Prefilter {
                 .map(|s| (s, order.iter().map(|&i| owners[i].clone()).collect()))
         };
         let mut searchers = Vec::new();
-        let per = sigs.len().div_ceil(sigs.len().div_ceil(PER_PASS).max(1)).max(1);
+        let per = sigs
+            .len()
+            .div_ceil(sigs.len().div_ceil(PER_PASS).max(1))
+            .max(1);
         for (chunk, owners) in sigs.chunks(per).zip(by_sig.chunks(per)) {
             match teddy(chunk, owners) {
                 Some(searcher) => searchers.push(searcher),
@@ -335,7 +338,7 @@ impl Prefilter {
                         let at_sig = m.start();
                         for &(k, off) in &by_sig[m.pattern().as_usize()] {
                             if let Some(h) = at_sig.checked_sub(off) {
-                                if lower[h..].starts_with(&self.patterns[k as usize]) {
+                                if has_at(lower, h, &self.patterns[k as usize]) {
                                     hits.push((k, h));
                                 }
                             }
@@ -355,6 +358,15 @@ impl Prefilter {
             );
         }
     }
+}
+
+/// Whether `pattern` occurs in `hay` at `at`. Inline, byte by byte: most candidates
+/// differ from their keyword in the first byte past the signature, and a storm of one
+/// keyword checks every keyword that contains it at every hit.
+#[inline]
+fn has_at(hay: &[u8], at: usize, pattern: &[u8]) -> bool {
+    hay.get(at..at + pattern.len())
+        .is_some_and(|w| w.iter().zip(pattern).all(|(a, b)| a == b))
 }
 
 /// `dst = hay` with ASCII letters lowercased; written so that it vectorizes.
@@ -430,7 +442,11 @@ fn bucket_order(sigs: &[Vec<u8>]) -> Vec<usize> {
         let room: Vec<usize> = (0..buckets)
             .filter(|&b| size[b] + units[u].len() <= cap)
             .collect();
-        let pick = if room.is_empty() { (0..buckets).collect() } else { room };
+        let pick = if room.is_empty() {
+            (0..buckets).collect()
+        } else {
+            room
+        };
         let cost = |b: usize| flags(&with(b)) - flags(&nibbles[b]);
         let b = pick
             .into_iter()

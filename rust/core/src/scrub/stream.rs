@@ -7,6 +7,7 @@
 //! bytes alone, never on where a chunk ended, so the output of a stream is the same
 //! however it was split; `scrub(text)` is simply one chunk and a flush.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -222,6 +223,11 @@ impl Scrubber {
         hits.clear();
         let hay = &self.buf[(from - self.base) as usize..];
         set.prefilter.find(hay, &mut self.lower, &mut hits);
+        // Each searcher reports in order; several interleave. In order, candidates are
+        // appended (no search per hit): one check, and a sort only when it fails.
+        if !hits.is_sorted_by_key(|&(p, at)| (at, p)) {
+            hits.sort_unstable_by_key(|&(p, at)| (at, p));
+        }
         self.work += hits.len() as u64;
         for &(pattern, at) in &hits {
             let hit = from + at as u64;
@@ -281,6 +287,11 @@ impl Scrubber {
 
     fn add_candidate(&mut self, c: Candidate) {
         let key = (c.start, c.rule);
+        // Hits mostly arrive in order (a storm of one keyword: all of them).
+        if self.cands.back().is_none_or(|x| (x.start, x.rule) < key) {
+            self.cands.push_back(c);
+            return;
+        }
         match self.cands.binary_search_by_key(&key, |x| (x.start, x.rule)) {
             // Two literal forms at one start: the longer one counts.
             Ok(i) => {
@@ -520,9 +531,40 @@ impl Scrubber {
 
 /// Scrub a whole text: one chunk and a flush.
 pub fn scrub(set: &Arc<RuleSet>, text: &[u8]) -> Vec<u8> {
+    scrub_cow(set, text).into_owned()
+}
+
+/// Scrub a whole text, borrowing it back when nothing in it changes (the common case
+/// for clean text: no output buffer is built, so a caller can hand back its input).
+/// The output is that of [`scrub`]; it is built a slice at a time and compared with
+/// the input until the first change, then copied from there on.
+pub fn scrub_cow<'a>(set: &Arc<RuleSet>, text: &'a [u8]) -> Cow<'a, [u8]> {
     let mut s = Scrubber::new(Arc::clone(set));
-    let mut out = Vec::with_capacity(text.len());
-    s.feed(text, &mut out);
-    s.flush(&mut out);
-    out
+    let mut piece = Vec::new();
+    // Until `out` exists, the output so far is `text[..same]`.
+    let mut same = 0usize;
+    let mut out: Option<Vec<u8>> = None;
+    let mut take = |piece: &[u8]| match &mut out {
+        Some(o) => o.extend_from_slice(piece),
+        None if text[same..].starts_with(piece) => same += piece.len(),
+        None => {
+            let mut o = Vec::with_capacity(text.len() + 64);
+            o.extend_from_slice(&text[..same]);
+            o.extend_from_slice(piece);
+            out = Some(o);
+        }
+    };
+    for chunk in text.chunks(SLICE) {
+        piece.clear();
+        s.feed(chunk, &mut piece);
+        take(&piece);
+    }
+    piece.clear();
+    s.flush(&mut piece);
+    take(&piece);
+    match out {
+        Some(o) => Cow::Owned(o),
+        None if same == text.len() => Cow::Borrowed(text),
+        None => Cow::Owned(text[..same].to_vec()),
+    }
 }
