@@ -30,6 +30,7 @@ import importlib.metadata
 import json
 import os
 import platform
+import math
 import random
 import re
 import shutil
@@ -187,7 +188,7 @@ def agent_text(size: int, every: int | None, seed: int = 7) -> Corpus:
     parts: list[str] = []
     spans: list[tuple[int, int, int]] = []
     length = planted = 0
-    next_plant = every or size + 1
+    next_plant = every or math.inf  # clean: never
     while length < size:
         piece = filler(rng)
         parts.append(piece)
