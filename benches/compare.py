@@ -28,9 +28,9 @@ import bisect
 import gc
 import importlib.metadata
 import json
+import math
 import os
 import platform
-import math
 import random
 import re
 import shutil
