@@ -62,16 +62,76 @@ pub(crate) struct Prefilter {
     /// Literal forms: exact, case-sensitive; pattern indices offset by `literal_base`.
     literals: Option<AhoCorasick>,
     literal_base: u32,
-    /// "Could this tail still become a pattern?"
+    /// "Could this tail still become a keyword?"
     tails: Tails,
+    /// "… or a literal form?" (none without literals)
+    literal_tails: Option<ForwardTails>,
     max_len: usize,
 }
 
-/// An Aho-Corasick automaton over the lowercased patterns that answers one question:
-/// how long is the longest suffix of the text read so far that is a proper prefix of
-/// some pattern? One table lookup per byte.
-#[derive(Debug, Default)]
+/// The proper prefixes of every (lowercased) pattern, reversed, as a trie: it answers
+/// "how long is the longest suffix of the text that is a proper prefix of some
+/// pattern?" by walking back from the text's end, which stops within a byte or two on
+/// ordinary text (a forward automaton has to read the whole window every time).
+#[derive(Debug)]
 struct Tails {
+    /// Per node: its children `(byte, node)`, sorted by byte; node 0 is the root.
+    children: Vec<Vec<(u8, u32)>>,
+    /// Per node: whether the reversed path to it is a proper prefix of a pattern.
+    prefix: Vec<bool>,
+}
+
+impl Tails {
+    fn new<'a>(patterns: impl Iterator<Item = &'a [u8]>) -> Tails {
+        let mut t = Tails {
+            children: vec![Vec::new()],
+            prefix: vec![false],
+        };
+        for p in patterns {
+            let p = p.to_ascii_lowercase();
+            for k in 1..p.len() {
+                let mut node = 0usize;
+                for &b in p[..k].iter().rev() {
+                    node = match t.children[node].binary_search_by_key(&b, |&(c, _)| c) {
+                        Ok(i) => t.children[node][i].1 as usize,
+                        Err(i) => {
+                            let child = t.children.len();
+                            t.children[node].insert(i, (b, child as u32));
+                            t.children.push(Vec::new());
+                            t.prefix.push(false);
+                            child
+                        }
+                    };
+                }
+                t.prefix[node] = true;
+            }
+        }
+        t
+    }
+
+    /// Length of the longest suffix of `text` that is a proper prefix of a pattern
+    /// (ASCII case folded).
+    fn pending(&self, text: &[u8]) -> usize {
+        let (mut node, mut best) = (0usize, 0usize);
+        for (n, &b) in text.iter().rev().enumerate() {
+            let b = b.to_ascii_lowercase();
+            match self.children[node].binary_search_by_key(&b, |&(c, _)| c) {
+                Ok(i) => node = self.children[node][i].1 as usize,
+                Err(_) => break,
+            }
+            if self.prefix[node] {
+                best = n + 1;
+            }
+        }
+        best
+    }
+}
+
+/// The same question for literal forms, which may be long (a reversed trie of a
+/// pattern's prefixes grows with the square of its length): an Aho-Corasick automaton
+/// over the lowercased forms, one table lookup per byte of the window.
+#[derive(Debug, Default)]
+struct ForwardTails {
     /// Byte (lowercased) to column; column 0 is every byte no pattern contains.
     class: Vec<u8>,
     columns: usize,
@@ -81,8 +141,8 @@ struct Tails {
     pending: Vec<u32>,
 }
 
-impl Tails {
-    fn new<'a>(patterns: impl Iterator<Item = &'a [u8]>) -> Tails {
+impl ForwardTails {
+    fn new<'a>(patterns: impl Iterator<Item = &'a [u8]>) -> ForwardTails {
         let patterns: Vec<Vec<u8>> = patterns.map(|p| p.to_ascii_lowercase()).collect();
         let mut class = vec![0u8; 256];
         let mut columns = 1usize;
@@ -147,7 +207,7 @@ impl Tails {
                 }
             }
         }
-        Tails {
+        ForwardTails {
             class,
             columns,
             next,
@@ -266,7 +326,9 @@ impl Prefilter {
         };
         let literal_base = patterns.len() as u32;
         patterns.extend(literals.iter().cloned());
-        let tails = Tails::new(patterns.iter().map(Vec::as_slice));
+        let tails = Tails::new(patterns[..literal_base as usize].iter().map(Vec::as_slice));
+        let literal_tails =
+            (!literals.is_empty()).then(|| ForwardTails::new(literals.iter().map(Vec::as_slice)));
         let max_len = patterns.iter().map(Vec::len).max().unwrap_or(1);
         let literals = if literals.is_empty() {
             None
@@ -286,6 +348,7 @@ impl Prefilter {
             literals,
             literal_base,
             tails,
+            literal_tails,
             max_len,
         })
     }
@@ -304,7 +367,9 @@ impl Prefilter {
     /// some pattern (ASCII case folded): where a keyword may be arriving.
     pub(crate) fn partial_start(&self, tail: &[u8]) -> Option<usize> {
         let from = tail.len().saturating_sub(self.max_len.saturating_sub(1));
-        match self.tails.pending(&tail[from..]) {
+        let window = &tail[from..];
+        let forms = self.literal_tails.as_ref().map_or(0, |t| t.pending(window));
+        match self.tails.pending(window).max(forms) {
             0 => None,
             n => Some(tail.len() - n),
         }
@@ -516,5 +581,62 @@ fn frequency(b: u8) -> f64 {
         b'q' => 0.1,
         b'z' => 0.07,
         _ => 0.3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn keywords() -> Vec<Vec<u8>> {
+        crate::scrub::rules::builtin()
+            .flat_map(|r| r.keywords.iter())
+            .map(|k| k.as_bytes().to_vec())
+            .collect()
+    }
+
+    /// The longest suffix of `text` that is a proper prefix of a pattern, by brute force.
+    fn pending_naive(patterns: &[Vec<u8>], text: &[u8]) -> usize {
+        let text = text.to_ascii_lowercase();
+        (1..=text.len())
+            .filter(|&k| {
+                patterns.iter().any(|p| {
+                    let p = p.to_ascii_lowercase();
+                    k < p.len() && text.ends_with(&p[..k])
+                })
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn bucket_order_keeps_every_signature() {
+        let sigs: Vec<Vec<u8>> = keywords()
+            .iter()
+            .filter(|k| k.len() >= SIG)
+            .map(|k| k[..SIG].to_ascii_lowercase())
+            .collect();
+        for n in [1, 5, 20, 33, 64, sigs.len()] {
+            let mut order = bucket_order(&sigs[..n]);
+            order.sort_unstable();
+            order.dedup();
+            assert_eq!(order, (0..n).collect::<Vec<_>>(), "{n} signatures");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// The reversed-prefix trie and the forward automaton answer as brute force does.
+        #[test]
+        fn tails_match_brute_force(text in "[skSK_\\-ghpxoAIaz0-9.:/ ]{0,24}") {
+            let patterns = keywords();
+            let want = pending_naive(&patterns, text.as_bytes());
+            let tails = Tails::new(patterns.iter().map(Vec::as_slice));
+            prop_assert_eq!(tails.pending(text.as_bytes()), want);
+            let forward = ForwardTails::new(patterns.iter().map(Vec::as_slice));
+            prop_assert_eq!(forward.pending(text.as_bytes()), want);
+        }
     }
 }
