@@ -62,6 +62,10 @@ pub struct Scrubber {
     cands: VecDeque<Candidate>,
     /// After an overflow: the rule whose `overflow` class is swallowed at `emitted`.
     swallow: Option<u32>,
+    /// `(scanned, from)`: the hold-back computed at `scanned` found that no keyword or
+    /// literal form straddling `scanned` can start before `from`, so the next scan
+    /// starts there rather than a whole keyword length back.
+    resume: Option<(u64, u64)>,
     counts: Vec<u64>,
     work: u64,
     hits: Vec<Hit>,
@@ -79,6 +83,7 @@ impl Scrubber {
             scanned: 0,
             cands: VecDeque::new(),
             swallow: None,
+            resume: None,
             counts: vec![0; n],
             work: 0,
             hits: Vec::new(),
@@ -110,6 +115,7 @@ impl Scrubber {
         self.scanned = self.base;
         self.cands.clear();
         self.swallow = None;
+        self.resume = None;
     }
 
     /// Whether `text` holds any keyword or literal hit. A whole text without one cannot
@@ -212,12 +218,15 @@ impl Scrubber {
         if self.scanned >= end {
             return;
         }
-        let overlap = self.set.prefilter.max_len() as u64 - 1;
-        let from = self
-            .scanned
-            .saturating_sub(overlap)
-            .max(self.base)
-            .max(self.emitted);
+        let from = match self.resume {
+            Some((at, from)) if at == self.scanned => from,
+            _ => {
+                let overlap = self.set.prefilter.max_len() as u64 - 1;
+                self.scanned.saturating_sub(overlap)
+            }
+        }
+        .max(self.base)
+        .max(self.emitted);
         let set = Arc::clone(&self.set);
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
@@ -503,6 +512,11 @@ impl Scrubber {
             Some(j) => self.emitted + j as u64,
             None => end,
         };
+        // A keyword hit starting before `emitted` starts no candidate, so the next scan
+        // need not look before `hold`.
+        if self.scanned == end {
+            self.resume = Some((end, hold));
+        }
         for &r in &set.before_rules {
             let before = set.rules[r as usize].before.expect("before rule");
             for q in [end, hold] {
