@@ -8,8 +8,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use scrubline_core::project::Record;
-use scrubline_core::scrub::DEFAULT_REPLACEMENT;
-use scrubline_core::{BoundaryConfig, Error, Finish, RuleSet, RuleSpec, SchemaVersion};
+use scrubline_core::project::{MAX_LINE, RESIDENT_PROTOCOL_VERSION};
+use scrubline_core::scrub::{DEFAULT_REPLACEMENT, MIN_LITERAL_LEN};
+use scrubline_core::{BoundaryConfig, Error, ExitCode, Finish, RuleSet, RuleSpec, SchemaVersion};
 
 pyo3::import_exception!(scrubline.errors, RuleError);
 pyo3::import_exception!(scrubline.errors, LiteralError);
@@ -227,6 +228,12 @@ impl Scrubber {
     fn held(&self) -> usize {
         self.inner.held()
     }
+
+    /// Redactions applied so far, all rules together.
+    #[getter]
+    fn redactions(&self) -> u64 {
+        self.inner.redactions()
+    }
 }
 
 type Records<'py> = Vec<(u64, u64, String, Bound<'py, PyBytes>)>;
@@ -314,44 +321,13 @@ impl Boundary {
         Ok((records(py, step.records), PyBytes::new(py, &step.out)))
     }
 
-    /// Admit a batch of lines in one call: `(consumed, records, lines, error)`. It stops
-    /// after a line that ends the run or leaves an artifact waiting (`take_artifact`), or
-    /// at a bad line: `error` is then `(line_no, message)` and that line not consumed.
-    /// `records=False` skips building the records (a caller that keeps none).
-    #[pyo3(signature = (lines, first_line_no, *, records = true))]
-    fn admit_batch<'py>(
-        &mut self,
-        py: Python<'py>,
-        lines: Vec<Bound<'py, PyBytes>>,
-        first_line_no: u64,
-        records: bool,
-    ) -> (
-        usize,
-        Records<'py>,
-        Bound<'py, PyBytes>,
-        Option<(u64, String)>,
-    ) {
-        let slices: Vec<&[u8]> = lines.iter().map(|b| b.as_bytes()).collect();
-        let size: usize = slices.iter().map(|s| s.len()).sum();
-        let inner = &mut self.inner;
-        let mut step = scrubline_core::Step {
-            no_records: !records,
-            ..Default::default()
-        };
-        let (consumed, error) = if size < DETACH_AT {
-            inner.admit_many(&slices, first_line_no, &mut step)
-        } else {
-            py.detach(|| inner.admit_many(&slices, first_line_no, &mut step))
-        };
-        let error = batch_error(error, first_line_no + consumed as u64);
-        let (recs, out) = step_to_py(py, step);
-        (consumed, recs, out, error)
-    }
-
     /// Admit the lines of one read in one call: `block` holds whole lines, each ended by
     /// a newline (the input's last line may lack it), split here. Returns `(lines,
-    /// used, records, lines_out, error)`: the lines and bytes of `block` consumed, then
-    /// as `admit_batch`. The caller resumes with `block[used:]`.
+    /// used, records, lines_out, error)`: the lines and bytes of `block` consumed, the
+    /// records and published lines, and `(line_no, message)` for a bad line (not
+    /// consumed). It stops after a line that ends the run or leaves an artifact waiting
+    /// (`take_artifact`). `records=False` skips building the records. The caller resumes
+    /// with `block[used:]`.
     #[pyo3(signature = (block, first_line_no, *, records = true))]
     fn admit_block<'py>(
         &mut self,
@@ -464,9 +440,10 @@ impl Boundary {
         self.inner.stopped()
     }
 
+    /// Redactions applied so far in every stream of the run.
     #[getter]
-    fn broker_latency_us(&self) -> u64 {
-        self.inner.broker_latency_us()
+    fn redactions(&self) -> u64 {
+        self.inner.redactions()
     }
 
     #[getter]
@@ -613,8 +590,18 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Boundary>()?;
     m.add_class::<Translator>()?;
     m.add_function(wrap_pyfunction!(project, m)?)?;
-    m.add("SCHEMA_VERSIONS", SchemaVersion::SUPPORTED.to_vec())?;
+    let versions: Vec<u32> = SchemaVersion::SUPPORTED.iter().map(|&v| v.into()).collect();
+    m.add("SCHEMA_VERSIONS", versions)?;
     m.add("DEFAULT_SCHEMA_VERSION", SchemaVersion::DEFAULT.get())?;
+    m.add("RESIDENT_PROTOCOL_VERSION", RESIDENT_PROTOCOL_VERSION)?;
+    let exits = PyDict::new(m.py());
+    for (name, code) in ExitCode::ALL {
+        exits.set_item(name, code.code())?;
+    }
+    m.add("EXIT_CODES", exits)?;
+    m.add("MAX_LINE", MAX_LINE)?;
+    m.add("MIN_LITERAL_LEN", MIN_LITERAL_LEN)?;
+    m.add("DEFAULT_REPLACEMENT", DEFAULT_REPLACEMENT)?;
     m.add_function(wrap_pyfunction!(scrub, m)?)?;
     m.add_function(wrap_pyfunction!(scrub_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
