@@ -14,4 +14,4 @@ pub mod scrub;
 pub use error::Error;
 pub use exit::ExitCode;
 pub use project::{project, Boundary, BoundaryConfig, Finish, SchemaVersion, Step};
-pub use scrub::{scrub, RuleInfo, RuleSet, RuleSpec, Scrubber, Tier};
+pub use scrub::{scrub, scrub_cow, RuleInfo, RuleSet, RuleSpec, Scrubber, Tier};

@@ -1,6 +1,7 @@
 //! The PyO3 binding of scrubline-core: converts arguments, calls the core, maps errors.
 //! Nothing here decides anything about credentials.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
@@ -122,26 +123,36 @@ fn rule_set(
 #[pyclass(module = "scrubline._core")]
 struct Scrubber {
     inner: scrubline_core::Scrubber,
+    /// The last call's output, reused from call to call (no allocation per delta).
+    out: Vec<u8>,
 }
 
+/// Output buffers larger than this are not kept between calls.
+const KEEP_OUT: usize = 1 << 20;
+
 impl Scrubber {
-    /// Feed `chunk` (and flush when `end`). Large chunks are scrubbed with the
-    /// interpreter released, a slice at a time, checking for Ctrl-C between slices.
-    fn run(&mut self, py: Python<'_>, chunk: &[u8], end: bool) -> PyResult<Vec<u8>> {
-        let mut out = Vec::with_capacity(chunk.len() + 64);
-        let inner = &mut self.inner;
+    /// Feed `chunk` (and flush when `end`) into `self.out`; true when the output is
+    /// exactly `chunk` (the caller then hands back its input object instead of a copy).
+    /// Large chunks are scrubbed with the interpreter released, a slice at a time,
+    /// checking for Ctrl-C between slices.
+    fn run(&mut self, py: Python<'_>, chunk: &[u8], end: bool) -> PyResult<bool> {
+        if self.out.capacity() > KEEP_OUT {
+            self.out = Vec::new();
+        }
+        let (inner, out) = (&mut self.inner, &mut self.out);
+        out.clear();
         if chunk.len() < DETACH_AT {
-            inner.feed(chunk, &mut out);
+            inner.feed(chunk, out);
         } else {
             for piece in chunk.chunks(SIGNAL_EVERY) {
-                py.detach(|| inner.feed(piece, &mut out));
+                py.detach(|| inner.feed(piece, out));
                 py.check_signals()?;
             }
         }
         if end {
-            inner.flush(&mut out);
+            inner.flush(out);
         }
-        Ok(out)
+        Ok(out[..] == *chunk)
     }
 }
 
@@ -157,31 +168,43 @@ impl Scrubber {
         let set = rule_set(&literals, &rules, &replacement)?;
         Ok(Scrubber {
             inner: scrubline_core::Scrubber::new(set),
+            out: Vec::new(),
         })
     }
 
+    /// The scrubbed text that is now safe to emit: `chunk` itself when that is all of
+    /// it, unchanged (clean text with nothing held back costs no new object).
     fn feed<'py>(
         &mut self,
         py: Python<'py>,
         chunk: &Bound<'py, PyString>,
     ) -> PyResult<Bound<'py, PyString>> {
-        let out = self.run(py, &str_bytes(chunk)?, false)?;
-        bytes_str(py, &out)
+        if self.run(py, &str_bytes(chunk)?, false)? {
+            return Ok(chunk.clone());
+        }
+        bytes_str(py, &self.out)
     }
 
     fn flush<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        let out = self.run(py, b"", true)?;
-        bytes_str(py, &out)
+        self.run(py, b"", true)?;
+        bytes_str(py, &self.out)
     }
 
-    fn feed_bytes<'py>(&mut self, py: Python<'py>, chunk: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
-        let out = self.run(py, chunk, false)?;
-        Ok(PyBytes::new(py, &out))
+    /// `feed` for bytes: no decoding either way, and `chunk` itself when unchanged.
+    fn feed_bytes<'py>(
+        &mut self,
+        py: Python<'py>,
+        chunk: &Bound<'py, PyBytes>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        if self.run(py, chunk.as_bytes(), false)? {
+            return Ok(chunk.clone());
+        }
+        Ok(PyBytes::new(py, &self.out))
     }
 
     fn flush_bytes<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let out = self.run(py, b"", true)?;
-        Ok(PyBytes::new(py, &out))
+        self.run(py, b"", true)?;
+        Ok(PyBytes::new(py, &self.out))
     }
 
     fn scrub<'py>(
@@ -189,10 +212,7 @@ impl Scrubber {
         py: Python<'py>,
         text: &Bound<'py, PyString>,
     ) -> PyResult<Bound<'py, PyString>> {
-        let bytes = str_bytes(text)?;
-        let set = self.inner.rule_set().clone();
-        let out = py.detach(|| scrubline_core::scrub(&set, &bytes));
-        bytes_str(py, &out)
+        scrub_str(py, &self.inner.rule_set().clone(), text)
     }
 
     #[getter]
@@ -529,15 +549,29 @@ fn project<'py>(
 
 #[pyfunction]
 fn scrub<'py>(py: Python<'py>, text: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyString>> {
+    scrub_str(py, &RuleSet::builtin(), text)
+}
+
+/// A whole text scrubbed with `set`: `text` itself when nothing in it changes.
+fn scrub_str<'py>(
+    py: Python<'py>,
+    set: &Arc<RuleSet>,
+    text: &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyString>> {
     let bytes = str_bytes(text)?;
-    let out = py.detach(|| scrubline_core::scrub(&RuleSet::builtin(), &bytes));
-    bytes_str(py, &out)
+    match py.detach(|| scrubline_core::scrub_cow(set, &bytes)) {
+        Cow::Borrowed(_) => Ok(text.clone()),
+        Cow::Owned(out) => bytes_str(py, &out),
+    }
 }
 
 #[pyfunction]
-fn scrub_bytes<'py>(py: Python<'py>, data: &[u8]) -> Bound<'py, PyBytes> {
-    let out = py.detach(|| scrubline_core::scrub(&RuleSet::builtin(), data));
-    PyBytes::new(py, &out)
+fn scrub_bytes<'py>(py: Python<'py>, data: &Bound<'py, PyBytes>) -> Bound<'py, PyBytes> {
+    let bytes = data.as_bytes();
+    match py.detach(|| scrubline_core::scrub_cow(&RuleSet::builtin(), bytes)) {
+        Cow::Borrowed(_) => data.clone(),
+        Cow::Owned(out) => PyBytes::new(py, &out),
+    }
 }
 
 #[pyfunction]
