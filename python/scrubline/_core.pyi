@@ -56,12 +56,15 @@ def rules() -> list[tuple[str, str, str]]:
 StoredRecord = tuple[int, int, str, bytes]
 SCHEMA_VERSIONS: list[int]
 DEFAULT_SCHEMA_VERSION: int
+#: The resident App Server's event stream (docs/app-server.md); never a CLI stream.
+RESIDENT_SCHEMA_VERSION: int
 
 class Boundary:
     """The output boundary of one run (docs/projection.md): per-stream scrubbers, the
     selected schema version and what the result needs. Compiled once, fed every line.
 
-    ``version`` is 4, 5, 6 or 8 (anything else: ``ConfigError``). ``max_turn_tokens`` is
+    ``version`` is 4, 5, 6 or 8 (anything else: ``ConfigError``), or 7 with ``resident``
+    (the App Server's stream, which names the run in every event). ``max_turn_tokens`` is
     ``limits.turnTokens``. A resumed run passes its ``last_seq`` and ``next_turn``.
     ``literals``/``rules``/``replacement`` as for ``Scrubber``.
     """
@@ -78,6 +81,7 @@ class Boundary:
         literals: Sequence[str | bytes] = (),
         rules: Sequence[Mapping[str, object]] = (),
         replacement: str = "[REDACTED:{rule}]",
+        resident: bool = False,
     ) -> None: ...
     def admit(self, line: bytes, line_no: int) -> tuple[list[StoredRecord], bytes]:
         """Admit one trace line: the records to store, then the published JSONL lines.
@@ -130,8 +134,9 @@ class Boundary:
 def count_lines(block: bytes) -> int:
     """The newlines in ``block`` (how many whole lines a read brought)."""
 
-def project(record: bytes, version: int) -> bytes | None:
-    """Project one stored record onto a schema version: its line, or None."""
+def project(record: bytes, version: int, *, run_id: str | None = None) -> bytes | None:
+    """Project one stored record onto a schema version: its line, or None. With
+    ``run_id`` (the record's run) the version is the resident one, 7."""
 
 class Translator:
     """A foreign agent stream's translator (docs/agents.md): Claude Code, Codex or

@@ -9,6 +9,8 @@
     iteron --artifacts RUN_ID [--artifacts-cursor C] [--artifacts-limit N]
     iteron --artifact-open HASH          (the content on stdout, its hash re-verified)
     iteron --machine-contract
+    iteron app-server [--max-runs N] [--eq-capacity BYTES] [--stall-timeout S]
+                                         (resident runs over stdio: docs/app-server.md)
 
 Selectors are validated before anything touches the store (O3): a bad one is exit 64,
 one line on stderr, nothing on stdout. In ``json`` and ``stream-json`` stdout carries
@@ -27,7 +29,12 @@ import sys
 import orjson
 
 from scrubline import config, sessions
-from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS, Boundary
+from scrubline._core import (
+    DEFAULT_SCHEMA_VERSION,
+    RESIDENT_SCHEMA_VERSION,
+    SCHEMA_VERSIONS,
+    Boundary,
+)
 from scrubline.agent import ModelRuntime
 from scrubline.artifacts import ArtifactError, ContentStore
 from scrubline.cli.argv import (
@@ -49,8 +56,9 @@ from scrubline.store import Store, home, new_run_id
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 65
-#: The resident App Server protocol (not a CLI stream version, O5).
-RESIDENT_PROTOCOL_VERSION = 7
+#: The resident App Server protocol (not a CLI stream version, O5): what
+#: `iteron app-server` serves.
+RESIDENT_PROTOCOL_VERSION = RESIDENT_SCHEMA_VERSION
 
 
 def parser() -> Parser:
@@ -271,6 +279,10 @@ def session_op(args: argparse.Namespace) -> int:
 
 def _main(argv: list[str] | None) -> int:
     argv, agent_args = split_agent_args(argv)
+    if argv[:1] == ["app-server"] and not agent_args:
+        from scrubline.appserver import main as app_server  # the resident face
+
+        return app_server(argv[1:])
     args = parser().parse_args(argv)
     if args.machine_contract:
         if args.command or args.sessions or args.transcript or args.fork or args.artifacts:

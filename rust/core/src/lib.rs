@@ -11,5 +11,5 @@ pub mod project;
 pub mod scrub;
 
 pub use error::Error;
-pub use project::{project, Boundary, BoundaryConfig, Finish, SchemaVersion, Step};
+pub use project::{project, project_run, Boundary, BoundaryConfig, Finish, SchemaVersion, Step};
 pub use scrub::{scrub, RuleInfo, RuleSet, RuleSpec, Scrubber, Tier};

@@ -13,7 +13,9 @@ use serde_json::{Map, Value};
 use super::json::parse_flat;
 use super::text::{FieldScrubber, Stream, ToolCall};
 use super::validate::{bad, check_turn_end, portable_numbers, text_field};
-use super::version::{bounded, project_into, project_text_delta, Fields, ObjWriter, SchemaVersion};
+use super::version::{
+    bounded, project_into, project_text_delta, At, Fields, ObjWriter, SchemaVersion,
+};
 use crate::scrub::{scrub, RuleSet, Scrubber};
 use crate::Error;
 
@@ -580,8 +582,13 @@ impl Boundary {
         };
         self.seq += 1;
         let (seq, turn, v) = (self.seq, self.turn, self.cfg.version);
+        let at = At {
+            run_id: &self.cfg.run_id,
+            seq,
+            turn,
+        };
         if step.no_records {
-            project_text_delta(ty, seq, turn, &released, None, v, &mut step.out);
+            project_text_delta(ty, at, &released, None, v, &mut step.out);
         } else {
             let mut body = Vec::with_capacity(self.size_hint + 64);
             let mut w = ObjWriter::new(&mut body);
@@ -589,9 +596,9 @@ impl Boundary {
             for (k, v) in &kept {
                 w.str(k, v);
             }
-            let at = w.str_at("text", &released);
+            let span = w.str_at("text", &released);
             w.end();
-            project_text_delta(ty, seq, turn, &released, Some(&body[at]), v, &mut step.out);
+            project_text_delta(ty, at, &released, Some(&body[span]), v, &mut step.out);
             step.records.push(self.record(ty, body));
         }
         self.active_turn = self.turn;
@@ -641,10 +648,14 @@ impl Boundary {
         let written = spans.iter().map(|(k, r)| (*k, &body[r.clone()])).collect();
         let src = Fields { map: &obj, written };
         step.out.reserve(self.size_hint + 64);
+        let at = At {
+            run_id: &self.cfg.run_id,
+            seq: self.seq,
+            turn: self.turn,
+        };
         project_into(
             ty,
-            self.seq,
-            self.turn,
+            at,
             &src,
             self.cfg.version,
             &mut step.out,

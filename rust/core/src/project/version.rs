@@ -1,6 +1,7 @@
 //! The published shapes: which record becomes which stdout line under schema v4, v5, v6
-//! and v8 (CONTRACT §4, docs/projection.md). Projection of one record is stateless, so a
-//! stored run re-projects to any version.
+//! and v8 (docs/projection.md), and v7, the resident App Server's event stream
+//! (docs/app-server.md). Projection of one record is stateless, so a stored run
+//! re-projects to any version.
 
 use serde_json::{Map, Value};
 
@@ -29,8 +30,27 @@ impl SchemaVersion {
         }
     }
 
+    /// The resident App Server's event stream (docs/app-server.md): only 7, never
+    /// accepted by [`SchemaVersion::new`] (a one-shot CLI stream refuses it, O3).
+    pub const RESIDENT: SchemaVersion = SchemaVersion(7);
+
+    pub fn resident(v: i64) -> Result<SchemaVersion, Error> {
+        match v {
+            7 => Ok(SchemaVersion::RESIDENT),
+            _ => Err(Error::Config {
+                reason: format!("unsupported resident protocol version {v}; supported: 7"),
+            }),
+        }
+    }
+
     pub fn get(self) -> u8 {
         self.0
+    }
+
+    /// v7: the v8 vocabulary, and every event names its run (several runs share one
+    /// event queue).
+    pub fn is_resident(self) -> bool {
+        self.0 == 7
     }
 }
 
@@ -178,18 +198,23 @@ fn submission_notice(ty: &str, rec: &Map<String, Value>) -> Option<String> {
 }
 
 /// Open a published line: its type, then the envelope every event has.
-fn header<'o>(
-    out: &'o mut Vec<u8>,
-    published: &str,
-    v: SchemaVersion,
-    seq: u64,
-    turn: u64,
-) -> ObjWriter<'o> {
+/// Where a published line sits: its run (named only by v7), seq and turn.
+#[derive(Clone, Copy)]
+pub(crate) struct At<'a> {
+    pub run_id: &'a str,
+    pub seq: u64,
+    pub turn: u64,
+}
+
+/// Open a published line: its type, then the envelope every event has (v7 adds the run).
+fn header<'o>(out: &'o mut Vec<u8>, published: &str, v: SchemaVersion, at: At) -> ObjWriter<'o> {
     let mut w = ObjWriter::new(out);
     w.str("type", published)
-        .uint("schema_version", u64::from(v.get()))
-        .uint("seq", seq)
-        .uint("turn", turn);
+        .uint("schema_version", u64::from(v.get()));
+    if v.is_resident() {
+        w.str("run_id", at.run_id);
+    }
+    w.uint("seq", at.seq).uint("turn", at.turn);
     w
 }
 
@@ -207,8 +232,7 @@ fn delta_type(ty: &str) -> Option<&'static str> {
 /// without a field map. `text_json` is `text` as JSON when the record already holds it.
 pub(crate) fn project_text_delta(
     ty: &str,
-    seq: u64,
-    turn: u64,
+    at: At,
     text: &str,
     text_json: Option<&[u8]>,
     v: SchemaVersion,
@@ -220,7 +244,7 @@ pub(crate) fn project_text_delta(
     if text.is_empty() {
         return;
     }
-    let mut w = header(out, published, v, seq, turn);
+    let mut w = header(out, published, v, at);
     match text_json {
         Some(json) => w.raw("text", json),
         None => w.str("text", text),
@@ -233,8 +257,7 @@ pub(crate) fn project_text_delta(
 /// the version does not publish it. The record is already redacted.
 pub(crate) fn project_into(
     ty: &str,
-    seq: u64,
-    turn: u64,
+    at: At,
     src: &Fields,
     v: SchemaVersion,
     out: &mut Vec<u8>,
@@ -253,11 +276,11 @@ pub(crate) fn project_into(
         | "steer_submission_applied"
         | "control_submission_applied"
         | "submission_rejected"
-            if ver < 8 =>
+            if ver < 7 =>
         {
             "notice"
         }
-        "artifact_produced" if ver < 8 => return,
+        "artifact_produced" if ver < 7 => return,
         "run_end" => "run_done",
         "input_attachment"
         | "phase"
@@ -275,7 +298,7 @@ pub(crate) fn project_into(
         t if WORKFLOW.contains(&t) => ty,
         _ => return,
     };
-    let mut w = header(out, published, v, seq, turn);
+    let mut w = header(out, published, v, at);
     let copy = |w: &mut ObjWriter, keys: &[&str]| {
         for k in keys {
             src.put(w, k);
@@ -316,7 +339,7 @@ pub(crate) fn project_into(
         | "steer_submission_applied"
         | "control_submission_applied"
         | "submission_rejected"
-            if ver < 8 =>
+            if ver < 7 =>
         {
             w.str("code", "submission");
             w.str("text", &submission_notice(ty, rec).unwrap_or_default());
@@ -398,6 +421,15 @@ fn turn_end(rec: &Map<String, Value>, ver: u8, w: &mut ObjWriter) {
 /// Project one stored record (its JSON bytes) onto `version`: the published line with
 /// its newline, or `None` when the version does not publish it.
 pub fn project(record: &[u8], version: SchemaVersion) -> Result<Option<Vec<u8>>, Error> {
+    project_run(record, version, "")
+}
+
+/// [`project`] for a record of the run `run_id` (v7 names it in every event).
+pub fn project_run(
+    record: &[u8],
+    version: SchemaVersion,
+    run_id: &str,
+) -> Result<Option<Vec<u8>>, Error> {
     let rec: Map<String, Value> = serde_json::from_slice(record).map_err(|e| Error::Config {
         reason: format!("stored record is not a JSON object: {e}"),
     })?;
@@ -411,6 +443,7 @@ pub fn project(record: &[u8], version: SchemaVersion) -> Result<Option<Vec<u8>>,
         written: Vec::new(),
     };
     let mut out = Vec::new();
-    project_into(ty, seq, turn, &src, version, &mut out);
+    let at = At { run_id, seq, turn };
+    project_into(ty, at, &src, version, &mut out);
     Ok((!out.is_empty()).then_some(out))
 }
