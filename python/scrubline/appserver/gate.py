@@ -64,6 +64,9 @@ class SubmissionGate:
         self._interrupt: str | None = None
         self._next_line = 1
         self.closed = False
+        #: Submissions for a runtime not started yet, in order.
+        self._started = False
+        self._outgoing: list[bytes] = []
 
     # ── the server's side (any thread) ──
 
@@ -73,26 +76,37 @@ class SubmissionGate:
         an agent CLI's stream and the built-in model runtime do not."""
         return isinstance(self.inner, Child) and not isinstance(self.inner, Foreign)
 
-    def submit(self, kind: str, payload: dict) -> str:
-        """Queue a submission; returns its id. Forwarded to the runtime when it takes
-        submissions (the runtime writes the lifecycle record), else rejected by the
-        server (the gate writes it)."""
+    def submit(self, kind: str, payload: dict) -> tuple[str, Callable[[], None]]:
+        """Issue a submission id (pending from now on) and what applies it: forward it to
+        a runtime that takes submissions (the runtime writes the lifecycle record), or
+        let the server decide (an interrupt is applied, anything else rejected). The
+        caller runs the second only after the id's response is queued, so no lifecycle
+        event can overtake the receipt."""
         sid = new_submission_id()
         with self._lock:
-            if self.closed:
+            if self.closed or self._cancel is not None:
                 raise RuntimeError("the run has ended")
             self._pending[sid] = kind
-            if kind == "control" and payload.get("control") == "interrupt":
-                self._interrupt = sid
-                self._cancel = (f"interrupted by the client (submission {sid})", 130)
-                return sid
-            if not self.takes_submissions:
-                what = "a recorded trace" if self.inner is not None else "this source"
-                self._reject(sid, f"this run's source ({what}) takes no submissions")
-                return sid
-        line = {"type": kind, "submission_id": sid, **payload}
-        self.inner.submit(orjson.dumps(line))
-        return sid
+
+        def apply() -> None:
+            with self._lock:
+                if sid not in self._pending:
+                    return  # settled meanwhile (the run ended)
+                if kind == "control" and payload.get("control") == "interrupt":
+                    self._interrupt = sid
+                    if self._cancel is None:
+                        self._cancel = (f"interrupted by the client (submission {sid})", 130)
+                    return
+                if not self.takes_submissions:
+                    self._reject(sid, "this run's source takes no submissions")
+                    return
+                line = orjson.dumps({"type": kind, "submission_id": sid, **payload})
+                if not self._started:  # the runtime starts on the run's thread
+                    self._outgoing.append(line)
+                    return
+            self.inner.submit(line)
+
+        return sid, apply
 
     def cancel(self, reason: str, exit_code: int = 130) -> None:
         """End the run: its source stops at the next poll, pending submissions are
@@ -120,10 +134,11 @@ class SubmissionGate:
             out, self._decided = b"".join(self._decided), []
         return out
 
-    def _settle(self, why: str) -> bytes:
-        """Every pending submission gets its lifecycle record now (the run ends)."""
+    def _settle(self, why: str, interrupted: bool = False) -> bytes:
+        """Every pending submission gets its lifecycle record now (the run ends); an
+        interrupt is applied only when it is what ended the run."""
         with self._lock:
-            if self._interrupt in self._pending:
+            if interrupted and self._interrupt in self._pending:
                 sid = self._interrupt
                 del self._pending[sid]
                 self._receipted.add(sid)
@@ -183,6 +198,14 @@ class SubmissionGate:
             return stop() or self._cancel is not None
 
         try:
+            if self.takes_submissions:
+                if self.inner.proc is None:
+                    self.inner.start()
+                with self._lock:
+                    self._started = True
+                    for line in self._outgoing:
+                        self.inner.submit(line)
+                    self._outgoing = []
             for first, block in self.inner.batches(halted):
                 if decided := self._take_decided():
                     yield first, decided
@@ -200,7 +223,7 @@ class SubmissionGate:
         why = "the run ended before the submission was applied"
         if self._cancel is not None:
             why = f"the run was cancelled: {self._cancel[0]}"
-        if settled := self._settle(why):
+        if settled := self._settle(why, interrupted=self._cancel is not None):
             yield self._next_line, settled
         if self._cancel is not None:
             reason, code = self._cancel

@@ -291,6 +291,37 @@ class ErrorObject(Open):
     data: ErrorData
 
 
+# ── the envelopes ───────────────────────────────────────────────────────────────────
+
+
+class Request(Message):
+    """One line client → server. Without ``id`` it is a notification: done, not
+    answered."""
+
+    jsonrpc: Literal["2.0"] = "2.0"
+    id: int | str | None = None
+    method: str
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class Response(Open):
+    """One line server → client answering the request with the same ``id`` (``null``
+    when the request's id could not be read): ``result`` or ``error``, never both."""
+
+    jsonrpc: Literal["2.0"]
+    id: int | str | None
+    result: dict[str, Any] | None = None
+    error: ErrorObject | None = None
+
+
+class Notification(Open):
+    """One line server → client without ``id``: an EQ message (``NOTIFICATIONS``)."""
+
+    jsonrpc: Literal["2.0"]
+    method: Literal["run/event", "run/result", "run/detached"]
+    params: dict[str, Any]
+
+
 # ── the method table ────────────────────────────────────────────────────────────────
 
 #: method → (params model, result model)
@@ -353,6 +384,9 @@ def schemas() -> dict[str, dict]:
     for method, params in NOTIFICATIONS.items():
         put(f"{method.replace('/', '.')}.notification", params)
     put("error", ErrorObject)
+    put("request", Request)
+    put("response", Response)
+    put("notification", Notification)
     return out
 
 

@@ -235,11 +235,14 @@ class Server:
         if not item.strip():
             return
         rid = None
+        notification = False
+        after: list = []
         try:
             try:
                 msg = orjson.loads(item)
             except orjson.JSONDecodeError as e:
                 raise RpcError(P.PARSE_ERROR, "parse_error", f"not JSON: {e}") from None
+            notification = isinstance(msg, dict) and "id" not in msg
             if not isinstance(msg, dict):
                 raise RpcError(
                     P.INVALID_REQUEST,
@@ -283,16 +286,21 @@ class Server:
             result = getattr(self, "on_" + method.replace("/", "_"))(params)
             if "id" in msg:
                 self.send({"id": rid, "result": result})
-            for start in self._after:
-                start()
+            after, self._after = self._after, []
         except RpcError as e:
-            self.send({"id": rid, "error": e.obj()})
+            if notification:  # never answered, not even with an error (JSON-RPC)
+                print(f"iteron app-server: notification refused: {e}", file=sys.stderr)
+            else:
+                self.send({"id": rid, "error": e.obj()})
         except Exception as e:  # a bug: the connection stays usable
             print(f"iteron app-server: internal error: {e!r}", file=sys.stderr)
             err = RpcError(P.INTERNAL_ERROR, "internal_error", "internal error", retryable=True)
-            self.send({"id": rid, "error": err.obj()})
+            if not notification:
+                self.send({"id": rid, "error": err.obj()})
         finally:
-            self._after.clear()
+            self._after = []
+        for start in after:  # the answer is queued: now what it announced may happen
+            start()
 
     def on_bootstrap(self, p: P.BootstrapParams) -> dict:
         if self.boot is not None:
@@ -425,11 +433,12 @@ class Server:
                 raise _session_error(sessions.not_found(run_id))
             raise RpcError(P.RUN_NOT_ACTIVE, "run_not_active", f"run {run_id!r} is not running")
         try:
-            sid = run.gate.submit(kind, payload)
+            sid, apply = run.gate.submit(kind, payload)
         except RuntimeError:
             raise RpcError(
                 P.RUN_NOT_ACTIVE, "run_not_active", f"run {run_id!r} has ended"
             ) from None
+        self._after.append(apply)  # after the receipt is queued: nothing overtakes it
         return {"submission_id": sid, "run_id": run_id, "status": "queued"}
 
     def on_turn_submit(self, p: P.TurnSubmitParams) -> dict:
