@@ -129,7 +129,7 @@ def test_p4_gate_lets_exactly_one_lifecycle_record_per_issued_id(n, actions, end
 
 METHODS = [m for m in P.METHODS if m not in ("run/start", "run/resume", "shutdown")]
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(max_size=8),
     lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=6), c, max_size=3),
     max_leaves=8,
 )
