@@ -107,6 +107,22 @@ class Client:
         )
         return m["params"]
 
+    def nth_result(self, run_id: str, n: int) -> dict:
+        """The run's n-th result (1-based): a resumed run ends once per invocation."""
+
+        def seen(_m) -> bool:
+            return len(self.results(run_id)) >= n
+
+        self.wait(seen)
+        return self.results(run_id)[n - 1]
+
+    def results(self, run_id: str) -> list[dict]:
+        return [
+            m["params"]
+            for m in self.messages
+            if m.get("method") == "run/result" and m["params"]["run_id"] == run_id
+        ]
+
     def events(self, run_id: str) -> list[dict]:
         with self.cond:
             return [
@@ -504,7 +520,7 @@ def test_p8_sessions_list_transcript_fork_resume_artifacts(client, tmp_path):
     child = fork["child_run_id"]
     resumed = client.ok("run/resume", {"run_id": child, "agent_definition_tag": "reviewer"})
     assert resumed == {"run_id": child, "status": "resumed"}
-    r2 = client.result_of(child)
+    r2 = client.nth_result(child, 1)
     assert r2["outcome"] == "done"
     seqs = [e["seq"] for e in client.events(child)]
     assert seqs[0] > fork["fork_point"]
@@ -746,3 +762,59 @@ def test_p12_every_message_on_the_wire_matches_its_model(client, tmp_path):
             P.Response.model_validate(m)
             if "result" in m:
                 P.METHODS[sent[m["id"]]][1].model_validate(m["result"])
+
+
+# ── P13: one writer per run ─────────────────────────────────────────────────────────
+
+
+def test_p13_a_second_writer_of_a_run_is_refused_retryably(client, tmp_path):
+    booted(client)
+    first = client.ok("run/start", {})["run_id"]
+    client.result_of(first)
+    cmd = write_runtime(tmp_path / "rt.py", FOREVER)
+    assert client.ok("run/resume", {"run_id": first, "source": {"runtime_cmd": cmd}})
+    client.wait(lambda m: m.get("params", {}).get("type") == "assistant_text"
+                and m["params"]["run_id"] == first and "tick" in m["params"]["text"])  # fmt: skip
+    env = {**os.environ, "ITERON_HOME": str(tmp_path)}
+    cli = [sys.executable, "-m", "scrubline.cli.iteron", "run", "--resume", first,
+           "--output-format", "stream-json"]  # fmt: skip
+    r = subprocess.run(cli, capture_output=True, env=env, timeout=60, check=False)
+    assert r.returncode == 1
+    (line,) = r.stdout.splitlines()
+    result = json.loads(line)
+    assert result["outcome"] == "failed" and result["error"]["code"] == "run_busy"
+    assert "retryable" in result["reason"]
+    assert r.stderr.startswith(b"iteron: run_busy:")
+    # Inside the server: the same run again is busy too.
+    r2 = client.call("run/resume", {"run_id": first})
+    assert r2.get("error", {}).get("code") == -32007, (r2, client.results(first), r.stderr)
+    assert r2["error"]["data"]["retryable"] is True
+    client.ok("control", {"run_id": first, "control": "interrupt"})
+    assert client.nth_result(first, 2)["outcome"] == "cancelled"
+    outcome, seqs = _stored_run(tmp_path, first)
+    assert outcome == "cancelled" and seqs == list(range(1, len(seqs) + 1))
+    # Released: the CLI may append now.
+    r = subprocess.run(cli, capture_output=True, env=env, timeout=60, check=False)
+    assert r.returncode == 0, r.stderr
+
+
+def test_p13_a_run_the_cli_writes_is_busy_for_the_server(client, tmp_path):
+    booted(client)
+    first = client.ok("run/start", {})["run_id"]
+    client.result_of(first)
+    cmd = write_runtime(tmp_path / "rt.py", FOREVER)
+    env = {**os.environ, "ITERON_HOME": str(tmp_path)}
+    cli = subprocess.Popen(
+        [sys.executable, "-m", "scrubline.cli.iteron", "run", "--resume", first,
+         "--runtime-cmd", cmd, "--output-format", "stream-json"],
+        stdout=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    cli.stdout.readline()  # it is writing
+    r = client.call("run/resume", {"run_id": first})
+    assert r["error"]["code"] == -32007
+    assert r["error"]["data"] == {"code": "run_busy", "retryable": True}
+    cli.send_signal(signal.SIGTERM)
+    assert cli.wait(30) == 143
+    cli.stdout.close()
+    assert client.ok("run/resume", {"run_id": first})["status"] == "resumed"
+    assert client.nth_result(first, 2)["outcome"] == "done"

@@ -29,6 +29,7 @@ from scrubline.appserver.gate import SubmissionGate
 from scrubline.artifacts import ContentStore
 from scrubline.cli.argv import UsageError, source
 from scrubline.errors import ConfigError, StoreError
+from scrubline.lease import RunBusy, RunLease
 from scrubline.permissions import Permissions, allowlist
 from scrubline.run import RunOptions, execute
 from scrubline.scrubber import env_literals
@@ -114,6 +115,7 @@ class ResidentRun:
         self.detached = False
         self.finished = threading.Event()
         self.thread: threading.Thread | None = None
+        self.lease: RunLease | None = None
 
     def batch(self, records: list[Record], data: list[bytes]) -> None:
         if self.detached or not data:
@@ -134,7 +136,17 @@ class ResidentRun:
     def end(self, records: list[Record], data: bytes, result: bytes) -> None:
         events = data[: data.rfind(result)] if data.endswith(result + b"\n") else data
         self.batch(records, [events])
+        # The run is stored whole: a client that has its result may resume it at once.
+        self.retire()
         self.server.outbox.put(_RESULT + result + b"}\n", force=True)
+
+    def retire(self) -> None:
+        """Release the run's lease and its place among the active runs (once)."""
+        if self.lease is not None:
+            self.lease.release()
+            self.lease = None
+        with self.server.lock:
+            self.server.runs.pop(self.run_id, None)
 
 
 class Server:
@@ -143,7 +155,9 @@ class Server:
         self.stall_timeout = stall_timeout
         self.cfg = cfg
         self.outbox = Outbox(capacity)
+        #: The active runs (a run leaves when its result is queued).
         self.runs: dict[str, ResidentRun] = {}
+        self.started: list[ResidentRun] = []
         self.lock = threading.Lock()
         self.boot: P.BootstrapParams | None = None
         self.tenant = "default"
@@ -218,8 +232,9 @@ class Server:
         return len(runs)
 
     def _wait_runs(self) -> None:
+        """Until every run started has queued its result and let go of the store."""
         with self.lock:
-            runs = list(self.runs.values())
+            runs = list(self.started)
         for run in runs:
             run.finished.wait()
 
@@ -385,6 +400,11 @@ class Server:
                 P.STORE_UNAVAILABLE, "store_unavailable", str(e), retryable=True
             ) from None
         run_id = resume or new_run_id()
+        try:  # one writer per run: a CLI `--resume` may be appending to it
+            lease = RunLease.take(home(), run_id)
+        except RunBusy as e:
+            store.close()
+            raise RpcError(P.RUN_BUSY, e.code, str(e), retryable=True) from None
         gate = SubmissionGate(src, run_id)
         opts = RunOptions(
             source=gate, version=P.PROTOCOL_VERSION, resident=True, tenant=self.tenant,
@@ -395,8 +415,10 @@ class Server:
         if isinstance(src, ModelRuntime):
             opts.observe = Permissions(p.source.auto, allowlist(self.cfg), src)
         run = ResidentRun(self, run_id, gate)
+        run.lease = lease
         with self.lock:
             self.runs[run_id] = run
+            self.started.append(run)
         # The answer goes out before the run's first event: the thread starts after it.
         run.thread = threading.Thread(target=self._run, args=(run, opts, store), name=run_id)
         self._after.append(run.thread.start)
@@ -415,8 +437,7 @@ class Server:
             self.outbox.put(_RESULT + result + b"}\n", force=True)
         finally:
             store.close()
-            with self.lock:
-                self.runs.pop(run.run_id, None)
+            run.retire()
             run.finished.set()
 
     def on_run_fork(self, p: P.RunRef) -> dict:

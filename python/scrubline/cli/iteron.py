@@ -47,6 +47,7 @@ from scrubline.cli.argv import (
     split_agent_args,
 )
 from scrubline.errors import ConfigError, StoreError
+from scrubline.lease import RunBusy, RunLease
 from scrubline.permissions import Permissions, allowlist
 from scrubline.render import JsonSink, StreamSink, TextSink
 from scrubline.run import RunOptions, execute
@@ -148,11 +149,21 @@ def schema_version(fmt: str, raw: str | None) -> int:
 
 
 class Unavailable(Exception):
-    """The store cannot be opened (exit 1)."""
+    """The store cannot be opened, or another process writes the run (exit 1: a retry
+    may help)."""
 
-    def __init__(self, err: StoreError, version: int, machine: bool, run: bool) -> None:
+    def __init__(
+        self,
+        err: Exception,
+        version: int,
+        machine: bool,
+        run: bool,
+        code: str = "store_unavailable",
+        reason: str = "the session store cannot be opened",
+    ) -> None:
         super().__init__(str(err))
         self.version, self.machine, self.run = version, machine, run
+        self.code, self.reason = code, reason
 
 
 def open_store(version: int, machine: bool, run: bool) -> Store:
@@ -192,16 +203,16 @@ def main(argv: list[str] | None = None) -> int:
             b = Boundary(version=e.version, run_id=new_run_id())
             _, _, result = b.finish(
                 outcome="failed",
-                reason="the session store cannot be opened",
-                error=("store_unavailable", str(e), None),
+                reason=e.reason,
+                error=(e.code, str(e), None),
                 failed_runs=0,
             )
             if e.machine:
                 sys.stdout.buffer.write(result + b"\n")
         else:
-            obj = sessions.error_object("store_unavailable", str(e), e.version)
+            obj = sessions.error_object(e.code, str(e), e.version)
             sys.stdout.buffer.write(orjson.dumps(obj) + b"\n")
-        print(f"iteron: store_unavailable: {e}", file=sys.stderr)
+        print(f"iteron: {e.code}: {e}", file=sys.stderr)
         return EXIT_FAILED
 
 
@@ -341,7 +352,15 @@ def _main(argv: list[str] | None) -> int:
                 opts.resume = resumable(store, tenant, args.resume, tag)
             except SessionError as e:
                 raise Rejected(e, version, machine) from None
-        return execute(opts, store, sink).exit_code
+        else:
+            opts.run_id = new_run_id()
+        try:  # one writer per run (an App Server may be appending to it)
+            lease = RunLease.take(home(), opts.resume or opts.run_id)
+        except RunBusy as e:
+            why = "another process is writing this run (retryable)"
+            raise Unavailable(e, version, machine, True, e.code, why) from None
+        with lease:
+            return execute(opts, store, sink).exit_code
     finally:
         store.close()
 
