@@ -1,4 +1,4 @@
-"""Content-addressed artifact storage with a durability witness (CONTRACT §6: A1-A5).
+"""Content-addressed artifact storage with a durability witness (docs/contract.md §6: A1-A5).
 
 Content lives at ``$ITERON_HOME/artifacts/sha256/ab/cdef…``. A write goes to a temporary
 file in the same directory, is fsynced, renamed into place, and the directory fsynced;
@@ -14,11 +14,13 @@ import hashlib
 import os
 from pathlib import Path
 
+from scrubline.errors import ScrublineError
+
 #: At most this many artifacts per run (A3).
 MAX_PER_RUN = 256
 
 
-class ArtifactError(Exception):
+class ArtifactError(ScrublineError):
     """The content could not be stored or does not verify; ``code`` names the case."""
 
     def __init__(self, code: str, message: str) -> None:

@@ -1,4 +1,4 @@
-"""Session operations (CONTRACT §5): list, transcript, fork; tag and tenant rules.
+"""Session operations (docs/contract.md §5): list, transcript, fork; tag and tenant rules.
 
 Each operation returns one typed JSON-ready object or raises ``SessionError`` with the
 ``error.code`` to report (exit 65). Another tenant's run is "not found", in the same
@@ -14,7 +14,7 @@ import orjson
 
 from scrubline._core import RESIDENT_SCHEMA_VERSION, project
 from scrubline.cursor import CursorError, decode, encode, fingerprint, load_key
-from scrubline.errors import ConfigError
+from scrubline.errors import ConfigError, ScrublineError
 from scrubline.scrubber import scrub
 from scrubline.store import Store, new_run_id
 
@@ -23,7 +23,7 @@ SESSION_LIMIT = (1, 100, 20)
 TRANSCRIPT_LIMIT = (1, 1000, 100)
 
 
-class SessionError(Exception):
+class SessionError(ScrublineError, ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code

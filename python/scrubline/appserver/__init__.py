@@ -10,7 +10,8 @@ import signal
 import sys
 
 from scrubline import config
-from scrubline.cli.argv import Parser, UsageError
+from scrubline.cli.argv import Parser
+from scrubline.errors import UsageError
 
 
 def parser() -> Parser:

@@ -27,8 +27,8 @@ from scrubline.appserver import protocol as P
 from scrubline.appserver.framing import LineReader, TooLong
 from scrubline.appserver.gate import SubmissionGate
 from scrubline.artifacts import ContentStore
-from scrubline.cli.argv import UsageError, source
-from scrubline.errors import ConfigError, StoreError
+from scrubline.cli.argv import source
+from scrubline.errors import ConfigError, StoreError, UsageError
 from scrubline.lease import RunBusy, RunLease
 from scrubline.permissions import Permissions, allowlist
 from scrubline.run import RunOptions, execute

@@ -1,7 +1,7 @@
 //! The published shapes: which record becomes which stdout line under schema v4, v5, v6
-//! and v8 (docs/projection.md), and v7, the resident App Server's event stream
-//! (docs/app-server.md). Projection of one record is stateless, so a stored run
-//! re-projects to any version.
+//! and v8 (docs/contract.md §4, docs/projection.md), and v7, the resident App Server's
+//! event stream (docs/app-server.md). Projection of one record is stateless, so a stored
+//! run re-projects to any version.
 
 use serde_json::{Map, Value};
 
