@@ -17,8 +17,10 @@ import os
 import threading
 from pathlib import Path
 
+from scrubline.errors import ScrublineError
 
-class RunBusy(Exception):
+
+class RunBusy(ScrublineError):
     """Another process is writing this run; retrying later may succeed."""
 
     code = "run_busy"

@@ -28,7 +28,7 @@ from scrubline.appserver.framing import LineReader, TooLong
 from scrubline.appserver.gate import SubmissionGate
 from scrubline.artifacts import ContentStore
 from scrubline.cli.argv import source
-from scrubline.errors import ConfigError, StoreError, UsageError
+from scrubline.errors import ConfigError, ScrublineError, StoreError, UsageError
 from scrubline.lease import RunBusy, RunLease
 from scrubline.permissions import Permissions, allowlist
 from scrubline.run import RunOptions, execute
@@ -40,7 +40,9 @@ _EVENT = b'{"jsonrpc":"2.0","method":"run/event","params":'
 _RESULT = b'{"jsonrpc":"2.0","method":"run/result","params":'
 
 
-class RpcError(Exception):
+class RpcError(ScrublineError):
+    """A request refused: its JSON-RPC code, typed ``data.code`` and whether a retry may help."""
+
     def __init__(self, code: int, kind: str, message: str, retryable: bool = False, **extra):
         super().__init__(message)
         self.code, self.kind, self.retryable, self.extra = code, kind, retryable, extra
