@@ -566,7 +566,11 @@ fn v7_is_v8_with_the_run_named_in_every_event() {
             want["schema_version"] = 7.into();
             let got: serde_json::Map<String, Value> = serde_json::from_str(a).unwrap();
             if want["type"] != "result" {
-                assert_eq!(got.keys().nth(2).map(String::as_str), Some("run_id"), "{case}");
+                assert_eq!(
+                    got.keys().nth(2).map(String::as_str),
+                    Some("run_id"),
+                    "{case}"
+                );
                 assert_eq!(got["run_id"], "RUN");
                 want.insert("run_id".into(), "RUN".into());
             }

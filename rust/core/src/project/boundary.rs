@@ -668,13 +668,7 @@ impl Boundary {
             seq: self.seq,
             turn: self.turn,
         };
-        project_into(
-            ty,
-            at,
-            &src,
-            self.cfg.version,
-            &mut step.out,
-        );
+        project_into(ty, at, &src, self.cfg.version, &mut step.out);
         if !step.no_records {
             step.records.push(self.record(ty, body));
         }

@@ -255,13 +255,7 @@ pub(crate) fn project_text_delta(
 
 /// Append the published line of one record (with its newline) to `out`, or nothing when
 /// the version does not publish it. The record is already redacted.
-pub(crate) fn project_into(
-    ty: &str,
-    at: At,
-    src: &Fields,
-    v: SchemaVersion,
-    out: &mut Vec<u8>,
-) {
+pub(crate) fn project_into(ty: &str, at: At, src: &Fields, v: SchemaVersion, out: &mut Vec<u8>) {
     let rec = src.map;
     let ver = v.get();
     let published: &str = match ty {
