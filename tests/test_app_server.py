@@ -642,6 +642,25 @@ def test_p10_a_client_that_stops_reading_bounds_the_queue_then_cancels(tmp_path)
     assert c.close() == 0
 
 
+def test_p10_a_client_that_sends_but_never_reads_is_let_go(tmp_path):
+    """Its answers fill the pipe and the outbox; after the stall bound the server stops
+    reading it and exits 0 on its own, its stdin still open."""
+    c = Client(tmp_path, "--eq-capacity", "1024", "--stall-timeout", "1", reading=False)
+    cmd = write_runtime(tmp_path / "rt.py", FOREVER)
+    c.write(json.dumps({"id": 0, "method": "bootstrap", "params": BOOT}).encode() + b"\n")
+    start = {"id": 1, "method": "run/start", "params": {"source": {"runtime_cmd": cmd}}}
+    c.write(json.dumps(start).encode() + b"\n")
+    request = json.dumps({"id": 2, "method": "sessions/list"}).encode() + b"\n"
+    try:
+        for _ in range(2000):
+            c.write(request)
+    except BrokenPipeError:
+        pass  # it stopped reading us: that is the point
+    assert c.proc.wait(60) == 0
+    db = sqlite3.connect(tmp_path / "iteron.db")
+    assert db.execute("SELECT outcome FROM runs").fetchall() == [("cancelled",)]
+
+
 # ── P11: shutdown, a vanished client, SIGTERM ───────────────────────────────────────
 
 

@@ -172,7 +172,12 @@ class Server:
     # ── output ──
 
     def send(self, obj: dict, force: bool = False) -> None:
-        self.outbox.put(orjson.dumps({"jsonrpc": "2.0", **obj}) + b"\n", force=force)
+        line = orjson.dumps({"jsonrpc": "2.0", **obj}) + b"\n"
+        if not self.outbox.put(line, timeout=self.stall_timeout, force=force):
+            # A client that reads nothing for the stall bound is treated as gone: its
+            # runs are cancelled and no more requests are read (P10).
+            self.closing = True
+            self._end_runs(f"the client did not read for {self.stall_timeout:g} s", 130)
 
     def notify(self, method: str, params: dict, force: bool = False) -> None:
         self.send({"method": method, "params": params}, force=force)
@@ -192,7 +197,8 @@ class Server:
     # ── the loop ──
 
     def serve(self, rfd: int, wfd: int) -> int:
-        writer = threading.Thread(target=self._writer, args=(wfd,), name="eq-writer")
+        # A daemon: a client that never reads again must not keep the process alive.
+        writer = threading.Thread(target=self._writer, args=(wfd,), name="eq-writer", daemon=True)
         writer.start()
         reader = LineReader()
         try:
@@ -216,7 +222,7 @@ class Server:
                 self._disconnected()
             self._wait_runs()
             self.outbox.end()
-            writer.join()
+            writer.join(self.stall_timeout)
             if self.store is not None:
                 self.store.close()
         return 128 + self.signum if self.signum is not None else 0
