@@ -176,6 +176,8 @@ RECEIVER = """\
             out(type="assistant_delta", text="ready. ")
         elif kind == "steer" and s["text"] == "ignore":
             pass
+        elif kind == "steer" and s["text"] == "over":
+            out(type="turn_end", usage={"input": 5000, "output": 5000})
         elif kind == "steer" and s["text"] == "end":
             out(type="steer_submission_applied", submission_id=sid, text="end")
             out(type="turn_end", usage={"input": 1, "output": 1})
@@ -376,6 +378,23 @@ def test_p4_p5_every_submission_gets_exactly_one_lifecycle_event(client, tmp_pat
     r = client.call("steer", {"run_id": "no-such-run", "text": "x"})
     assert r["error"]["code"] == -32004 and r["error"]["data"]["code"] == "not_found"
     assert client.close() == 0
+
+
+def test_p4_a_run_stopped_at_a_limit_still_receipts_what_was_queued(client, tmp_path):
+    booted(client)
+    cmd = write_runtime(tmp_path / "rt.py", RECEIVER)
+    params = {"source": {"runtime_cmd": cmd}, "limits": {"max_turn_tokens": 100}}
+    run_id = client.ok("run/start", params)["run_id"]
+    ignored = client.ok("steer", {"run_id": run_id, "text": "ignore"})["submission_id"]
+    over = client.ok("steer", {"run_id": run_id, "text": "over"})["submission_id"]
+    result = client.result_of(run_id)
+    assert result["outcome"] == "limit"
+    events = client.events(run_id)
+    for sid in (ignored, over):
+        named = [e for e in events if e.get("submission_id") == sid]
+        assert [e["type"] for e in named] == ["submission_rejected"], events
+        assert "stopped before the submission was applied" in named[0]["reason"]
+    assert events[-1]["type"] == "run_done"  # the receipts come before the run's end
 
 
 def test_p4_a_source_that_takes_no_submissions_rejects_them_once(client, tmp_path):

@@ -125,6 +125,11 @@ class Boundary:
         """Record and publish the handle of the taken artifact, stored under ``hash``."""
     def notice(self, code: str, text: str) -> tuple[list[StoredRecord], bytes]:
         """Record and publish an engine notice (its text scrubbed)."""
+    def submission_rejected(
+        self, submission_id: str, reason: str
+    ) -> tuple[list[StoredRecord], bytes]:
+        """Record and publish the rejection of a submission still queued as the run ends
+        (also after the run stopped; its reason scrubbed)."""
     def finish(
         self,
         *,

@@ -275,11 +275,22 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
                 opts.source.stop()
         if stop() and not finish:
             finish = _cancelled(stop.signum)
+        # A source that still holds queued submissions (the App Server's gate, when a
+        # limit or a bad line stopped the run before its source ended) has each rejected
+        # now: their records go before the run's end, with it.
+        late: list[Record] = []
+        late_lines = b""
+        if durable and (unsettled := getattr(opts.source, "unsettled", None)) is not None:
+            for sid, why in unsettled():
+                r, out = boundary.submission_rejected(sid, why)
+                late += r
+                late_lines += out
         recs, lines, result = boundary.finish(
             admission_latency_us=admission_ns // 1000,
             record_fsync_latency_us=fsync_us,
             **finish,
         )
+        recs, lines = late + recs, late_lines + lines
         parsed = orjson.loads(result)
         agent = model = None
         if run_start is not None:

@@ -229,6 +229,17 @@ class SubmissionGate:
             reason, code = self._cancel
             self.ending = {"outcome": "cancelled", "reason": reason, "exit_code": code}
 
+    def unsettled(self) -> list[tuple[str, str]]:
+        """The submissions still pending when the run engine ends the run without asking
+        its source (a limit, a bad line): each is rejected by the engine, with this."""
+        why = "the run stopped before the submission was applied"
+        with self._lock:
+            out = [(sid, why) for sid in self._pending]
+            self._receipted.update(self._pending)
+            self._pending.clear()
+            self.closed = True
+        return out
+
     def stop(self) -> None:
         with self._lock:
             self.closed = True

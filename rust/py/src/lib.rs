@@ -447,6 +447,17 @@ impl Boundary {
         (records(py, step.records), PyBytes::new(py, &step.out))
     }
 
+    /// Record and publish the rejection of a submission still queued as the run ends.
+    fn submission_rejected<'py>(
+        &mut self,
+        py: Python<'py>,
+        submission_id: &str,
+        reason: &str,
+    ) -> (Records<'py>, Bound<'py, PyBytes>) {
+        let step = self.inner.submission_rejected(submission_id, reason);
+        (records(py, step.records), PyBytes::new(py, &step.out))
+    }
+
     #[getter]
     fn stopped(&self) -> bool {
         self.inner.stopped()

@@ -202,6 +202,20 @@ impl Boundary {
         step
     }
 
+    /// Record and publish the server's rejection of a submission (its reason scrubbed):
+    /// the lifecycle record of a submission still queued when the run ends, written even
+    /// after the run stopped (a limit, a bad line) and before its result.
+    pub fn submission_rejected(&mut self, submission_id: &str, reason: &str) -> Step {
+        let mut step = Step::default();
+        let scrubbed = scrub(&self.cfg.rules, reason.as_bytes());
+        let mut obj = Map::new();
+        obj.insert("submission_id".into(), Value::String(submission_id.into()));
+        let reason = String::from_utf8_lossy(&scrubbed).into_owned();
+        obj.insert("reason".into(), Value::String(reason));
+        self.emit("submission_rejected", obj, &mut step);
+        step
+    }
+
     /// Continue an existing run (`--resume`, `--continue`): records follow `last_seq`,
     /// and the first new turn is `next_turn`.
     pub fn continuing(mut self, last_seq: u64, next_turn: u64) -> Boundary {
