@@ -578,3 +578,40 @@ fn v7_is_v8_with_the_run_named_in_every_event() {
         }
     }
 }
+
+/// P4: a submission still queued when a limit stops the run is rejected on the record,
+/// scrubbed, after the stop and before the run's end.
+#[test]
+fn p4_a_rejection_after_a_limit_stop_comes_before_run_done() {
+    let mut b = boundary(7, Some(10));
+    b.admit(
+        br#"{"type":"turn_end","usage":{"input":50,"output":50}}"#,
+        1,
+    )
+    .unwrap();
+    assert!(b.stopped());
+    let step = b.submission_rejected(
+        "sq-1",
+        "stopped; token ghp_R7kQ2mX9pL4vB8nT3wZ6yC1dF5gH0jK2sA4e",
+    );
+    let (end, _) = b.finish(Finish::default());
+    let out = [step.out, end.out].concat();
+    let events = lines(&out);
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds[kinds.len() - 3..],
+        ["submission_rejected", "run_done", "result"]
+    );
+    let rejected = &events[kinds.len() - 3];
+    assert_eq!(rejected["submission_id"], "sq-1");
+    assert_eq!(rejected["run_id"], "RUN");
+    assert!(rejected["reason"]
+        .as_str()
+        .unwrap()
+        .contains("[REDACTED:github-pat]"));
+    let seqs: Vec<u64> = events[..events.len() - 1]
+        .iter()
+        .map(|e| e["seq"].as_u64().unwrap())
+        .collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]));
+}
