@@ -6,6 +6,7 @@ over JSON-RPC lines on stdio, with the v7 event stream and exact submission rece
 
 from __future__ import annotations
 
+import argparse
 import signal
 import sys
 
@@ -13,20 +14,45 @@ from scrubline import config
 from scrubline.cli.argv import Parser
 from scrubline.errors import UsageError
 
+EXAMPLES = """\
+examples:
+  iteron app-server                          one client on stdin/stdout
+  iteron app-server --max-runs 4 --stall-timeout 10
 
-def parser() -> Parser:
-    p = Parser(prog="iteron app-server", description="Serve resident runs on stdio (v7).")
-    p.add_argument("--max-runs", type=int, default=8, help="runs at once (8)")
+The protocol (JSON-RPC lines; bootstrap first, protocol version 7): docs/app-server.md.
+
+exit codes: 0 the client left or asked for shutdown (every run has its result stored),
+64 usage, 130/143 SIGINT/SIGTERM (every run was cancelled with its result)."""
+
+
+DESCRIPTION = (
+    "Serve resident runs to one client over stdio: requests in, the runs' v7 events and"
+    " results out."
+)
+
+
+def add_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-runs", type=int, default=8, metavar="N", help="runs at once (8)")
     p.add_argument(
-        "--eq-capacity", type=int, default=4 << 20, help="bytes the outbox holds (4 MiB)"
+        "--eq-capacity",
+        type=int,
+        default=4 << 20,
+        metavar="BYTES",
+        help="bytes the outbox of events and answers holds (4 MiB)",
     )
     p.add_argument(
         "--stall-timeout",
         type=float,
         default=30.0,
-        help="seconds a run waits for a client that does not read before it is cancelled",
+        metavar="SECONDS",
+        help="how long a run waits for a client that does not read, then it is cancelled (30)",
     )
-    p.add_argument("--config", default=None, help="TOML config (default ./iteron.toml)")
+    p.add_argument("--config", default=None, metavar="FILE", help="TOML config (./iteron.toml)")
+
+
+def parser() -> Parser:
+    p = Parser(prog="iteron app-server", description=DESCRIPTION, epilog=EXAMPLES)
+    add_options(p)
     return p
 
 

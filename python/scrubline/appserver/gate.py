@@ -8,11 +8,13 @@ cancel (interrupt, disconnect, shutdown) into the source.
 from __future__ import annotations
 
 import secrets
+import signal
 import threading
 from collections.abc import Callable, Iterator
 
 import orjson
 
+from scrubline import exits
 from scrubline._core import count_lines
 from scrubline.foreign import Foreign
 from scrubline.runtime import Batch, Child
@@ -28,6 +30,8 @@ LIFECYCLE = (
 _MARKS = (b"submission", b"approval_resolved", b"run_end")
 #: The prefix of the ids this server issues (never a recorded trace's own).
 ID_PREFIX = "sq-"
+#: The exit code in the result of a run the client (or the server) cancelled.
+INTERRUPTED = exits.BY_SIGNAL[signal.SIGINT]
 
 
 def new_submission_id() -> str:
@@ -95,7 +99,8 @@ class SubmissionGate:
                 if kind == "control" and payload.get("control") == "interrupt":
                     self._interrupt = sid
                     if self._cancel is None:
-                        self._cancel = (f"interrupted by the client (submission {sid})", 130)
+                        why = f"interrupted by the client (submission {sid})"
+                        self._cancel = (why, INTERRUPTED)
                     return
                 if not self.takes_submissions:
                     self._reject(sid, "this run's source takes no submissions")
@@ -108,7 +113,7 @@ class SubmissionGate:
 
         return sid, apply
 
-    def cancel(self, reason: str, exit_code: int = 130) -> None:
+    def cancel(self, reason: str, exit_code: int = INTERRUPTED) -> None:
         """End the run: its source stops at the next poll, pending submissions are
         rejected, the result says ``cancelled`` with ``reason``."""
         with self._lock:

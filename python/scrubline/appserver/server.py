@@ -20,7 +20,7 @@ from importlib.metadata import PackageNotFoundError, version
 import orjson
 from pydantic import ValidationError
 
-from scrubline import sessions
+from scrubline import exits, sessions
 from scrubline._core import Boundary
 from scrubline.agent import ModelRuntime
 from scrubline.appserver import protocol as P
@@ -177,7 +177,8 @@ class Server:
             # A client that reads nothing for the stall bound is treated as gone: its
             # runs are cancelled and no more requests are read (P10).
             self.closing = True
-            self._end_runs(f"the client did not read for {self.stall_timeout:g} s", 130)
+            why = f"the client did not read for {self.stall_timeout:g} s"
+            self._end_runs(why, exits.BY_SIGNAL[signal.SIGINT])
 
     def notify(self, method: str, params: dict, force: bool = False) -> None:
         self.send({"method": method, "params": params}, force=force)
@@ -217,7 +218,7 @@ class Server:
         finally:
             if self.signum is not None:
                 name = signal.Signals(self.signum).name
-                self._end_runs(f"the server received {name}", 128 + self.signum)
+                self._end_runs(f"the server received {name}", exits.BY_SIGNAL[self.signum])
             elif not self.closing:
                 self._disconnected()
             self._wait_runs()
@@ -225,12 +226,12 @@ class Server:
             writer.join(self.stall_timeout)
             if self.store is not None:
                 self.store.close()
-        return 128 + self.signum if self.signum is not None else 0
+        return exits.BY_SIGNAL.get(self.signum, exits.FAILED) if self.signum else exits.OK
 
     def _disconnected(self) -> None:
         """stdin ended or stdout broke: runs are cancelled unless the bootstrap kept them."""
         if not (self.boot and self.boot.keep_runs_on_disconnect):
-            self._end_runs("the client disconnected", 130)
+            self._end_runs("the client disconnected", exits.BY_SIGNAL[signal.SIGINT])
 
     def _end_runs(self, reason: str, code: int) -> int:
         with self.lock:
@@ -516,7 +517,7 @@ class Server:
         """Every run is cancelled and has written its result; then the answer; then the
         server exits 0."""
         self.closing = True
-        n = self._end_runs("the server is shutting down", 130)
+        n = self._end_runs("the server is shutting down", exits.BY_SIGNAL[signal.SIGINT])
         self._wait_runs()
         return {"runs_cancelled": n}
 

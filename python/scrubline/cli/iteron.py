@@ -29,7 +29,7 @@ import sys
 
 import orjson
 
-from scrubline import config, exits, sessions
+from scrubline import appserver, config, exits, sessions
 from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS, Boundary
 from scrubline.agent import ModelRuntime
 from scrubline.artifacts import ArtifactError, ContentStore
@@ -128,6 +128,14 @@ def parser() -> Parser:
     add_tenant(ops, dest="top_tenant")
     add_output_schema_version(ops, dest="top_version")
     sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
+    # Listed for --help; `iteron app-server` is dispatched before this parser runs.
+    resident = sub.add_parser(
+        "app-server",
+        help="serve resident runs over stdio (docs/app-server.md)",
+        description=appserver.DESCRIPTION,
+        epilog=appserver.EXAMPLES,
+    )
+    appserver.add_options(resident)
     run = sub.add_parser(
         "run",
         help="run one task and write its output",
@@ -307,9 +315,7 @@ def session_op(args: argparse.Namespace, options: dict[str, str]) -> int:
 def _main(argv: list[str] | None) -> int:
     argv, agent_args = split_agent_args(argv)
     if argv[:1] == ["app-server"] and not agent_args:
-        from scrubline.appserver import main as app_server  # the resident face
-
-        return app_server(argv[1:])
+        return appserver.main(argv[1:])  # the resident face
     p = parser()
     args = p.parse_args(argv)
     top = given(p, args)
