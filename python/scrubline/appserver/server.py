@@ -148,7 +148,9 @@ class ResidentRun:
             self.lease.release()
             self.lease = None
         with self.server.lock:
-            self.server.runs.pop(self.run_id, None)
+            # Only this run's own entry: the run may already be resumed under its id.
+            if self.server.runs.get(self.run_id) is self:
+                del self.server.runs[self.run_id]
 
 
 class Server:
