@@ -139,6 +139,15 @@ class Client:
         return rc
 
 
+@pytest.fixture(autouse=True)
+def _survive_a_closed_pipe():
+    """The test is the client: a server that has gone is an EPIPE here, not a signal
+    that ends the test run (an in-process CLI test may have restored SIGPIPE)."""
+    old = signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    yield
+    signal.signal(signal.SIGPIPE, old)
+
+
 @pytest.fixture
 def client(tmp_path):
     c = Client(tmp_path)
