@@ -55,8 +55,8 @@ ABSENT = b"scrubline-absent-literal-7Qz"
 MAKE_ARGS = "--md docs/benchmarks-compare.md --png docs/benchmarks-compare.png"  # Makefile
 
 # --------------------------------------------------------------------------------------
-# Credential families that every peer supports. The regexes are the gitleaks shapes
-# (shared/reference/redaction.md §10), written so that Python `re` and hyperscan accept
+# Credential families that every peer supports. The regexes are the shapes of
+# gitleaks' published rule set, written so that Python `re` and hyperscan accept
 # them unchanged; detect-secrets uses its own plugins. Google API keys (AIza…) are left
 # out: detect-secrets 1.5 has no plugin for them.
 # --------------------------------------------------------------------------------------
@@ -853,7 +853,7 @@ def render(cases: list[Case], lat: dict[str, dict[str, list[float]]], meta: dict
 
     out += [
         "",
-        "### Against the targets of issue 7",
+        "### Against the targets",
         "",
         "| target | clean | dense | verdict |",
         "|---|---|---|---|",

@@ -12,6 +12,7 @@ import os
 import pkgutil
 import pty
 import re
+import signal
 import struct
 import subprocess
 import sys
@@ -29,6 +30,15 @@ from scrubline.errors import ScrublineError
 GHP = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5"
 PARSERS = {"iteron": iteron.parser, "titah": titah.parser, "scrubline": scrubline_cli._parser}
 MAINS = {"iteron": iteron.main, "titah": titah.main, "scrubline": scrubline_cli.main}
+
+
+@pytest.fixture(autouse=True)
+def keep_sigpipe():
+    """The commands' main() restores SIGPIPE's default (a filter dies quietly on a closed
+    pipe); called in process here, that would make a later broken pipe kill pytest."""
+    before = signal.getsignal(signal.SIGPIPE)
+    yield
+    signal.signal(signal.SIGPIPE, before)
 
 
 def parsers(name: str):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import orjson
 
-from scrubline._core import RESIDENT_SCHEMA_VERSION, project
+from scrubline._core import RESIDENT_PROTOCOL_VERSION, project
 from scrubline.cursor import CursorError, decode, encode, fingerprint, load_key
 from scrubline.errors import ConfigError, ScrublineError
 from scrubline.scrubber import scrub
@@ -169,7 +169,7 @@ def _project(body: bytes | str, version: int, seq: int, run_id: str) -> bytes | 
     # A store written by another tool may hold a record as TEXT rather than BLOB.
     raw = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else body
     try:
-        if version == RESIDENT_SCHEMA_VERSION:  # the App Server's stream names the run
+        if version == RESIDENT_PROTOCOL_VERSION:  # the App Server's stream names the run
             return project(raw, version, run_id=run_id)
         return project(raw, version)
     except ConfigError as e:

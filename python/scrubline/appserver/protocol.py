@@ -14,11 +14,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from scrubline._core import RESIDENT_SCHEMA_VERSION
+from scrubline._core import RESIDENT_PROTOCOL_VERSION
 
 #: The protocol a bootstrap must ask for; also the schema version of every EQ event
 #: (the core's resident projection, which `iteron --machine-contract` reports).
-PROTOCOL_VERSION = RESIDENT_SCHEMA_VERSION
+PROTOCOL_VERSION = RESIDENT_PROTOCOL_VERSION
 
 Label = Annotated[str, Field(min_length=1, max_length=128)]
 RunId = Annotated[str, Field(min_length=1, max_length=128)]

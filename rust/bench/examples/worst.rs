@@ -1,4 +1,4 @@
-//! Worst-case inputs for the scrubber (issue 8): throughput next to clean text.
+//! Worst-case inputs for the scrubber: throughput next to clean text.
 //! `cargo run --release -p scrubline-bench --example worst`
 use std::time::Instant;
 

@@ -1,4 +1,4 @@
-//! Adversarial inputs (issue 8, scrubber part): each test states its bound. Time is
+//! Adversarial inputs (the scrubber): each test states its bound. Time is
 //! bounded through `Scrubber::work` (keyword hits examined plus bytes fed to candidate
 //! DFAs), memory through `Scrubber::held`; no clocks. The throughput of the same inputs
 //! is measured by `cargo run --release -p scrubline-bench --example worst`.

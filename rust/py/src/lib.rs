@@ -7,7 +7,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use scrubline_core::project::Record;
-use scrubline_core::project::MAX_LINE;
+use scrubline_core::project::{MAX_LINE, RESIDENT_PROTOCOL_VERSION};
 use scrubline_core::scrub::{DEFAULT_REPLACEMENT, MIN_LITERAL_LEN};
 use scrubline_core::{BoundaryConfig, Error, ExitCode, Finish, RuleSet, RuleSpec, SchemaVersion};
 
@@ -302,44 +302,13 @@ impl Boundary {
         Ok((records(py, step.records), PyBytes::new(py, &step.out)))
     }
 
-    /// Admit a batch of lines in one call: `(consumed, records, lines, error)`. It stops
-    /// after a line that ends the run or leaves an artifact waiting (`take_artifact`), or
-    /// at a bad line: `error` is then `(line_no, message)` and that line not consumed.
-    /// `records=False` skips building the records (a caller that keeps none).
-    #[pyo3(signature = (lines, first_line_no, *, records = true))]
-    fn admit_batch<'py>(
-        &mut self,
-        py: Python<'py>,
-        lines: Vec<Bound<'py, PyBytes>>,
-        first_line_no: u64,
-        records: bool,
-    ) -> (
-        usize,
-        Records<'py>,
-        Bound<'py, PyBytes>,
-        Option<(u64, String)>,
-    ) {
-        let slices: Vec<&[u8]> = lines.iter().map(|b| b.as_bytes()).collect();
-        let size: usize = slices.iter().map(|s| s.len()).sum();
-        let inner = &mut self.inner;
-        let mut step = scrubline_core::Step {
-            no_records: !records,
-            ..Default::default()
-        };
-        let (consumed, error) = if size < DETACH_AT {
-            inner.admit_many(&slices, first_line_no, &mut step)
-        } else {
-            py.detach(|| inner.admit_many(&slices, first_line_no, &mut step))
-        };
-        let error = batch_error(error, first_line_no + consumed as u64);
-        let (recs, out) = step_to_py(py, step);
-        (consumed, recs, out, error)
-    }
-
     /// Admit the lines of one read in one call: `block` holds whole lines, each ended by
     /// a newline (the input's last line may lack it), split here. Returns `(lines,
-    /// used, records, lines_out, error)`: the lines and bytes of `block` consumed, then
-    /// as `admit_batch`. The caller resumes with `block[used:]`.
+    /// used, records, lines_out, error)`: the lines and bytes of `block` consumed, the
+    /// records and published lines, and `(line_no, message)` for a bad line (not
+    /// consumed). It stops after a line that ends the run or leaves an artifact waiting
+    /// (`take_artifact`). `records=False` skips building the records. The caller resumes
+    /// with `block[used:]`.
     #[pyo3(signature = (block, first_line_no, *, records = true))]
     fn admit_block<'py>(
         &mut self,
@@ -461,11 +430,6 @@ impl Boundary {
     #[getter]
     fn stopped(&self) -> bool {
         self.inner.stopped()
-    }
-
-    #[getter]
-    fn broker_latency_us(&self) -> u64 {
-        self.inner.broker_latency_us()
     }
 
     /// Redactions applied so far in every stream of the run.
@@ -618,8 +582,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(project, m)?)?;
     let versions: Vec<u32> = SchemaVersion::SUPPORTED.iter().map(|&v| v.into()).collect();
     m.add("SCHEMA_VERSIONS", versions)?;
-    m.add("RESIDENT_SCHEMA_VERSION", SchemaVersion::RESIDENT.get())?;
     m.add("DEFAULT_SCHEMA_VERSION", SchemaVersion::DEFAULT.get())?;
+    m.add("RESIDENT_PROTOCOL_VERSION", RESIDENT_PROTOCOL_VERSION)?;
     let exits = PyDict::new(m.py());
     for (name, code) in ExitCode::ALL {
         exits.set_item(name, code.code())?;
