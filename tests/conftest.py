@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
 import pytest
@@ -24,3 +25,13 @@ def load_naughty() -> list[str]:
 @pytest.fixture(scope="session")
 def vectors() -> list[dict[str, str]]:
     return load_vectors()
+
+
+@pytest.fixture(autouse=True)
+def _keep_sigpipe():
+    """A command's ``main()`` called in-process sets SIGPIPE to its default (a CLI ends
+    quietly on a closed pipe); the test process must not inherit that, or a later test's
+    in-process server writing to a closed socket kills the whole run."""
+    old = signal.getsignal(signal.SIGPIPE)
+    yield
+    signal.signal(signal.SIGPIPE, old)

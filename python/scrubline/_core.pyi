@@ -62,7 +62,8 @@ StoredRecord = tuple[int, int, str, bytes]
 #: The CLI stream schema versions, and the default (O2).
 SCHEMA_VERSIONS: list[int]
 DEFAULT_SCHEMA_VERSION: int
-#: The resident App Server protocol's version: never a CLI stream version (O3, O5).
+#: The resident App Server protocol's version: never a CLI stream version (O3, O5); the
+#: schema version of its event stream (docs/app-server.md).
 RESIDENT_PROTOCOL_VERSION: int
 #: Every exit code by name: ok, failed, schema_mismatch, limit, usage, bad_input,
 #: no_input, interrupted, terminated (R6).
@@ -79,7 +80,8 @@ class Boundary:
     """The output boundary of one run (docs/projection.md): per-stream scrubbers, the
     selected schema version and what the result needs. Compiled once, fed every line.
 
-    ``version`` is 4, 5, 6 or 8 (anything else: ``ConfigError``). ``max_turn_tokens`` is
+    ``version`` is 4, 5, 6 or 8 (anything else: ``ConfigError``), or 7 with ``resident``
+    (the App Server's stream, which names the run in every event). ``max_turn_tokens`` is
     ``limits.turnTokens``. A resumed run passes its ``last_seq`` and ``next_turn``.
     ``literals``/``rules``/``replacement`` as for ``Scrubber``.
     """
@@ -96,6 +98,7 @@ class Boundary:
         literals: Sequence[str | bytes] = ...,
         rules: Sequence[Mapping[str, object]] = ...,
         replacement: str = ...,
+        resident: bool = ...,
     ) -> Boundary: ...
     def admit(self, line: bytes, line_no: int) -> tuple[list[StoredRecord], bytes]:
         """Admit one trace line: the records to store, then the published JSONL lines.
@@ -118,6 +121,11 @@ class Boundary:
         """Record and publish the handle of the taken artifact, stored under ``hash``."""
     def notice(self, code: str, text: str) -> tuple[list[StoredRecord], bytes]:
         """Record and publish an engine notice (its text scrubbed)."""
+    def submission_rejected(
+        self, submission_id: str, reason: str
+    ) -> tuple[list[StoredRecord], bytes]:
+        """Record and publish the rejection of a submission still queued as the run ends
+        (also after the run stopped; its reason scrubbed)."""
     def finish(
         self,
         *,
@@ -143,8 +151,9 @@ class Boundary:
 def count_lines(block: bytes) -> int:
     """The newlines in ``block`` (how many whole lines a read brought)."""
 
-def project(record: bytes, version: int) -> bytes | None:
-    """Project one stored record onto a schema version: its line, or None."""
+def project(record: bytes, version: int, *, run_id: str | None = None) -> bytes | None:
+    """Project one stored record onto a schema version: its line, or None. With
+    ``run_id`` (the record's run) the version is the resident one, 7."""
 
 @final
 class Translator:

@@ -49,6 +49,11 @@ class RunOptions:
     #: Sees every admitted batch of records and may answer with engine records of its
     #: own (titah's permission decisions): ``(records, lines)`` or None.
     observe: Callable[[Boundary, list[Record]], tuple[list[Record], bytes] | None] | None = None
+    #: A fresh run's id, chosen by the caller (the App Server answers with it before
+    #: the run's first event), else a new one.
+    run_id: str | None = None
+    #: ``version`` is the resident App Server's (7), not a CLI stream version.
+    resident: bool = False
 
 
 @dataclass
@@ -94,7 +99,7 @@ class _Stop:
 def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
     """Run to the end; every batch is durable before ``sink`` sees it."""
     if opts.resume is None:
-        run_id = new_run_id()
+        run_id = opts.run_id or new_run_id()
         last_seq, next_turn = 0, 1
         fsync_us = store.create_run(run_id, opts.tenant, tag=opts.tag)
     else:
@@ -111,6 +116,7 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
         last_seq=last_seq,
         next_turn=next_turn,
         artifact_store=opts.content is not None,
+        resident=opts.resident,
         **rule_set,
     )
     gate = (
@@ -125,9 +131,10 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
     admission_ns = 0
     finish: dict = {}
     run_start: bytes | None = None
-    replayed = isinstance(opts.source, Replay) or (
-        isinstance(opts.source, Foreign) and opts.source.child is None
-    )
+    # A source may wrap another (the App Server's submission gate, ``inner``): how the
+    # run ends is judged by the source it wraps.
+    base = getattr(opts.source, "inner", opts.source)
+    replayed = isinstance(base, Replay) or (isinstance(base, Foreign) and base.child is None)
 
     def emit(records: list[Record], data: list[bytes]) -> None:
         nonlocal fsync_us
@@ -160,8 +167,8 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
             admission_ns += time.perf_counter_ns() - t0
             if err is not None:
                 line = err[0]
-                if isinstance(opts.source, Foreign):
-                    line = opts.source.foreign_line(line)
+                if isinstance(base, Foreign):
+                    line = base.foreign_line(line)
                 raise TraceError(err[1], line)
 
     def admit_lines(batch: Batch, records: list[Record], data: list[bytes]) -> None:
@@ -191,7 +198,7 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
     durable = True
     with _Stop() as stop:
         # A foreign child gets our signal and a grace to write its last lines first.
-        halt = opts.source.halted(stop) if isinstance(opts.source, Foreign) else stop
+        halt = base.halted(stop) if isinstance(base, Foreign) else stop
         try:
             for batch in opts.source.batches(halt):
                 records: list[Record] = []
@@ -213,10 +220,12 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
                     break
             if stop():
                 finish = _cancelled(stop.signum)
-            elif isinstance(opts.source, Foreign):
-                finish = opts.source.ending or {}
-            elif isinstance(opts.source, Child) and not boundary.stopped:
-                status = opts.source.exit_status()
+            elif base is not opts.source and opts.source.ending is not None:
+                finish = opts.source.ending  # the wrapper ended the run (a client's cancel)
+            elif isinstance(base, Foreign):
+                finish = base.ending or {}
+            elif isinstance(base, Child) and not boundary.stopped:
+                status = base.exit_status()
                 finish = {
                     "outcome": "failed",
                     "reason": f"the runtime exited with status {status} before run_end",
@@ -266,11 +275,22 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
                 opts.source.stop()
         if stop() and not finish:
             finish = _cancelled(stop.signum)
+        # A source that still holds queued submissions (the App Server's gate, when a
+        # limit or a bad line stopped the run before its source ended) has each rejected
+        # now: their records go before the run's end, with it.
+        late: list[Record] = []
+        late_lines = b""
+        if durable and (unsettled := getattr(opts.source, "unsettled", None)) is not None:
+            for sid, why in unsettled():
+                r, out = boundary.submission_rejected(sid, why)
+                late += r
+                late_lines += out
         recs, lines, result = boundary.finish(
             admission_latency_us=admission_ns // 1000,
             record_fsync_latency_us=fsync_us,
             **finish,
         )
+        recs, lines = late + recs, late_lines + lines
         parsed = orjson.loads(result)
         agent = model = None
         if run_start is not None:

@@ -274,7 +274,7 @@ struct Boundary {
 #[pymethods]
 impl Boundary {
     #[new]
-    #[pyo3(signature = (*, version, run_id, max_turn_tokens = None, last_seq = 0, next_turn = 1, artifact_store = false, literals = Vec::new(), rules = Vec::new(), replacement = DEFAULT_REPLACEMENT.to_string()))]
+    #[pyo3(signature = (*, version, run_id, max_turn_tokens = None, last_seq = 0, next_turn = 1, artifact_store = false, literals = Vec::new(), rules = Vec::new(), replacement = DEFAULT_REPLACEMENT.to_string(), resident = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         version: i64,
@@ -286,8 +286,9 @@ impl Boundary {
         literals: Vec<Bound<'_, PyAny>>,
         rules: Vec<Bound<'_, PyAny>>,
         replacement: String,
+        resident: bool,
     ) -> PyResult<Self> {
-        let version = SchemaVersion::new(version).map_err(to_py)?;
+        let version = version_of(version, resident)?;
         let rules = rule_set(&literals, &rules, &replacement)?;
         let mut inner = scrubline_core::Boundary::new(BoundaryConfig {
             version,
@@ -435,6 +436,17 @@ impl Boundary {
         (records(py, step.records), PyBytes::new(py, &step.out))
     }
 
+    /// Record and publish the rejection of a submission still queued as the run ends.
+    fn submission_rejected<'py>(
+        &mut self,
+        py: Python<'py>,
+        submission_id: &str,
+        reason: &str,
+    ) -> (Records<'py>, Bound<'py, PyBytes>) {
+        let step = self.inner.submission_rejected(submission_id, reason);
+        (records(py, step.records), PyBytes::new(py, &step.out))
+    }
+
     #[getter]
     fn stopped(&self) -> bool {
         self.inner.stopped()
@@ -535,15 +547,27 @@ impl Translator {
     }
 }
 
-/// Project one stored record onto a schema version: its line, or None.
+/// A CLI stream version (4, 5, 6, 8), or with `resident` the App Server's (7).
+fn version_of(version: i64, resident: bool) -> PyResult<SchemaVersion> {
+    if resident {
+        SchemaVersion::resident(version).map_err(to_py)
+    } else {
+        SchemaVersion::new(version).map_err(to_py)
+    }
+}
+
+/// Project one stored record onto a schema version: its line, or None. `run_id` (the
+/// record's run) selects the resident stream: version 7 only, which names the run.
 #[pyfunction]
+#[pyo3(signature = (record, version, *, run_id = None))]
 fn project<'py>(
     py: Python<'py>,
     record: &[u8],
     version: i64,
+    run_id: Option<&str>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let version = SchemaVersion::new(version).map_err(to_py)?;
-    let line = scrubline_core::project(record, version).map_err(to_py)?;
+    let version = version_of(version, run_id.is_some())?;
+    let line = scrubline_core::project_run(record, version, run_id.unwrap_or("")).map_err(to_py)?;
     Ok(line.map(|l| PyBytes::new(py, &l)))
 }
 

@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use super::json::{parse_flat, ObjWriter};
 use super::text::{FieldScrubber, Stream, ToolCall};
 use super::validate::{bad, check_turn_end, portable_numbers, text_field};
-use super::version::{bounded, project_into, project_text_delta, Fields, SchemaVersion};
+use super::version::{bounded, project_into, project_text_delta, At, Fields, SchemaVersion};
 use crate::scrub::{scrub, RuleSet, Scrubber};
 use crate::{Error, ExitCode};
 
@@ -197,6 +197,20 @@ impl Boundary {
         let mut step = Step::default();
         let scrubbed = scrub(&self.cfg.rules, text.as_bytes());
         self.emit_notice(code, &String::from_utf8_lossy(&scrubbed), &mut step);
+        step
+    }
+
+    /// Record and publish the server's rejection of a submission (its reason scrubbed):
+    /// the lifecycle record of a submission still queued when the run ends, written even
+    /// after the run stopped (a limit, a bad line) and before its result (P4).
+    pub fn submission_rejected(&mut self, submission_id: &str, reason: &str) -> Step {
+        let mut step = Step::default();
+        let scrubbed = scrub(&self.cfg.rules, reason.as_bytes());
+        let mut obj = Map::new();
+        obj.insert("submission_id".into(), Value::String(submission_id.into()));
+        let reason = String::from_utf8_lossy(&scrubbed).into_owned();
+        obj.insert("reason".into(), Value::String(reason));
+        self.emit("submission_rejected", obj, &mut step);
         step
     }
 
@@ -597,8 +611,13 @@ impl Boundary {
         };
         self.seq += 1;
         let (seq, turn, v) = (self.seq, self.turn, self.cfg.version);
+        let at = At {
+            run_id: &self.cfg.run_id,
+            seq,
+            turn,
+        };
         if step.no_records {
-            project_text_delta(ty, seq, turn, &released, None, v, &mut step.out);
+            project_text_delta(ty, at, &released, None, v, &mut step.out);
         } else {
             let mut body = Vec::with_capacity(self.size_hint + 64);
             let mut w = ObjWriter::new(&mut body);
@@ -606,9 +625,9 @@ impl Boundary {
             for (k, v) in &kept {
                 w.str(k, v);
             }
-            let at = w.str_at("text", &released);
+            let span = w.str_at("text", &released);
             w.end();
-            project_text_delta(ty, seq, turn, &released, Some(&body[at]), v, &mut step.out);
+            project_text_delta(ty, at, &released, Some(&body[span]), v, &mut step.out);
             step.records.push(self.record(ty, body));
         }
         self.active_turn = self.turn;
@@ -658,14 +677,12 @@ impl Boundary {
         let written = spans.iter().map(|(k, r)| (*k, &body[r.clone()])).collect();
         let src = Fields { map: &obj, written };
         step.out.reserve(self.size_hint + 64);
-        project_into(
-            ty,
-            self.seq,
-            self.turn,
-            &src,
-            self.cfg.version,
-            &mut step.out,
-        );
+        let at = At {
+            run_id: &self.cfg.run_id,
+            seq: self.seq,
+            turn: self.turn,
+        };
+        project_into(ty, at, &src, self.cfg.version, &mut step.out);
         if !step.no_records {
             step.records.push(self.record(ty, body));
         }

@@ -15,5 +15,6 @@ pub use boundary::{
 pub use text::TOOL_OUTPUT_MAX;
 pub(crate) use version::bounded;
 pub use version::{
-    project, Capabilities, SchemaVersion, COMPONENTS, RESIDENT_PROTOCOL_VERSION, WORKFLOW,
+    project, project_run, Capabilities, SchemaVersion, COMPONENTS, RESIDENT_PROTOCOL_VERSION,
+    WORKFLOW,
 };

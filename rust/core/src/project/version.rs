@@ -1,6 +1,7 @@
 //! The published shapes: which record becomes which stdout line under schema v4, v5, v6
-//! and v8 (docs/contract.md §4, docs/projection.md). Projection of one record is stateless, so a
-//! stored run re-projects to any version.
+//! and v8 (docs/contract.md §4, docs/projection.md), and under v7, the resident App
+//! Server's event stream (docs/app-server.md). Projection of one record is stateless, so
+//! a stored run re-projects to any version.
 
 use serde_json::{Map, Value};
 
@@ -22,6 +23,9 @@ pub struct Capabilities {
     pub submission_records: bool,
     /// `artifact_produced` events (A1).
     pub artifacts: bool,
+    /// Every event names its run (`run_id` after `schema_version`): several runs share
+    /// one event queue (P3).
+    pub names_run: bool,
 }
 
 /// Each version says what it adds to the one before.
@@ -31,6 +35,7 @@ const V4: Capabilities = Capabilities {
     context_components: false,
     submission_records: false,
     artifacts: false,
+    names_run: false,
 };
 const V5: Capabilities = Capabilities {
     input_attachment: true,
@@ -47,11 +52,19 @@ const V8: Capabilities = Capabilities {
     ..V6
 };
 
+/// The resident stream: v8's vocabulary, and the run named in every event.
+const V7: Capabilities = Capabilities {
+    names_run: true,
+    ..V8
+};
+
 /// Every CLI stream version and what it has. Adding a version is adding a row.
 const VERSIONS: [(u8, Capabilities); 4] = [(4, V4), (5, V5), (6, V6), (8, V8)];
 
 /// The resident App Server protocol's number: never a CLI stream version (O3, O5).
 pub const RESIDENT_PROTOCOL_VERSION: u8 = 7;
+/// The resident protocol's event stream and what it has (only the App Server makes it).
+const RESIDENT: (u8, Capabilities) = (RESIDENT_PROTOCOL_VERSION, V7);
 
 /// A CLI stream schema version (O2), one of [`SchemaVersion::SUPPORTED`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -68,6 +81,22 @@ impl SchemaVersion {
         v
     };
     pub const DEFAULT: SchemaVersion = SchemaVersion(8);
+    /// The App Server's event stream (docs/app-server.md): never made by
+    /// [`SchemaVersion::new`] (a one-shot CLI stream refuses 7, O3).
+    pub const RESIDENT: SchemaVersion = SchemaVersion(RESIDENT.0);
+
+    /// The resident version, and nothing else.
+    pub fn resident(v: i64) -> Result<SchemaVersion, Error> {
+        if v == i64::from(RESIDENT.0) {
+            return Ok(SchemaVersion::RESIDENT);
+        }
+        Err(Error::Config {
+            reason: format!(
+                "unsupported resident protocol version {v}; supported: {}",
+                RESIDENT.0
+            ),
+        })
+    }
 
     pub fn new(v: i64) -> Result<SchemaVersion, Error> {
         let supported = || {
@@ -97,6 +126,7 @@ impl SchemaVersion {
     pub fn has(self) -> Capabilities {
         VERSIONS
             .iter()
+            .chain([&RESIDENT])
             .find(|(n, _)| *n == self.0)
             .map(|(_, c)| *c)
             .expect("a SchemaVersion is always in VERSIONS")
@@ -180,19 +210,24 @@ fn submission_notice(ty: &str, rec: &Map<String, Value>) -> Option<String> {
     })
 }
 
+/// Where a published line sits: its run (named only by a version that names it), its
+/// seq and its turn.
+#[derive(Clone, Copy)]
+pub(crate) struct At<'a> {
+    pub run_id: &'a str,
+    pub seq: u64,
+    pub turn: u64,
+}
+
 /// Open a published line: its type, then the envelope every event has.
-fn header<'o>(
-    out: &'o mut Vec<u8>,
-    published: &str,
-    v: SchemaVersion,
-    seq: u64,
-    turn: u64,
-) -> ObjWriter<'o> {
+fn header<'o>(out: &'o mut Vec<u8>, published: &str, v: SchemaVersion, at: At) -> ObjWriter<'o> {
     let mut w = ObjWriter::new(out);
     w.str("type", published)
-        .uint("schema_version", u64::from(v.get()))
-        .uint("seq", seq)
-        .uint("turn", turn);
+        .uint("schema_version", u64::from(v.get()));
+    if v.has().names_run {
+        w.str("run_id", at.run_id);
+    }
+    w.uint("seq", at.seq).uint("turn", at.turn);
     w
 }
 
@@ -210,8 +245,7 @@ fn delta_type(ty: &str) -> Option<&'static str> {
 /// without a field map. `text_json` is `text` as JSON when the record already holds it.
 pub(crate) fn project_text_delta(
     ty: &str,
-    seq: u64,
-    turn: u64,
+    at: At,
     text: &str,
     text_json: Option<&[u8]>,
     v: SchemaVersion,
@@ -223,7 +257,7 @@ pub(crate) fn project_text_delta(
     if text.is_empty() {
         return;
     }
-    let mut w = header(out, published, v, seq, turn);
+    let mut w = header(out, published, v, at);
     match text_json {
         Some(json) => w.raw("text", json),
         None => w.str("text", text),
@@ -234,14 +268,7 @@ pub(crate) fn project_text_delta(
 
 /// Append the published line of one record (with its newline) to `out`, or nothing when
 /// the version does not publish it. The record is already redacted.
-pub(crate) fn project_into(
-    ty: &str,
-    seq: u64,
-    turn: u64,
-    src: &Fields,
-    v: SchemaVersion,
-    out: &mut Vec<u8>,
-) {
+pub(crate) fn project_into(ty: &str, at: At, src: &Fields, v: SchemaVersion, out: &mut Vec<u8>) {
     let rec = src.map;
     let has = v.has();
     let published: &str = match ty {
@@ -278,7 +305,7 @@ pub(crate) fn project_into(
         t if WORKFLOW.contains(&t) => ty,
         _ => return,
     };
-    let mut w = header(out, published, v, seq, turn);
+    let mut w = header(out, published, v, at);
     let copy = |w: &mut ObjWriter, keys: &[&str]| {
         for k in keys {
             src.put(w, k);
@@ -401,6 +428,15 @@ fn turn_end(rec: &Map<String, Value>, has: Capabilities, w: &mut ObjWriter) {
 /// Project one stored record (its JSON bytes) onto `version`: the published line with
 /// its newline, or `None` when the version does not publish it.
 pub fn project(record: &[u8], version: SchemaVersion) -> Result<Option<Vec<u8>>, Error> {
+    project_run(record, version, "")
+}
+
+/// [`project`] for a record of the run `run_id` (a version that names the run needs it).
+pub fn project_run(
+    record: &[u8],
+    version: SchemaVersion,
+    run_id: &str,
+) -> Result<Option<Vec<u8>>, Error> {
     let rec: Map<String, Value> = serde_json::from_slice(record).map_err(|e| Error::Config {
         reason: format!("stored record is not a JSON object: {e}"),
     })?;
@@ -414,7 +450,7 @@ pub fn project(record: &[u8], version: SchemaVersion) -> Result<Option<Vec<u8>>,
         written: Vec::new(),
     };
     let mut out = Vec::new();
-    project_into(ty, seq, turn, &src, version, &mut out);
+    project_into(ty, At { run_id, seq, turn }, &src, version, &mut out);
     Ok((!out.is_empty()).then_some(out))
 }
 
