@@ -491,12 +491,24 @@ fn bucket_order(sigs: &[Vec<u8>]) -> Vec<usize> {
     // their bytes' frequencies say). Both rates count; the sample decides among
     // buckets the model finds alike.
     let sample = ORDINARY.as_bytes().to_ascii_lowercase();
+    // Window starts by first byte: only those a bucket admits first are checked on.
+    let mut starts: Vec<Vec<u32>> = vec![Vec::new(); 256];
+    for i in 0..=sample.len().saturating_sub(len) {
+        starts[usize::from(sample[i])].push(i as u32);
+    }
     let seen = |nibbles: &[(u16, u16)]| -> f64 {
         let flagged =
             |c: u8, &(lo, hi): &(u16, u16)| lo >> (c & 15) & 1 == 1 && hi >> (c >> 4) & 1 == 1;
-        let n = sample
-            .windows(len)
-            .filter(|w| w.iter().zip(nibbles).all(|(&c, n)| flagged(c, n)))
+        let n = (0..=255u8)
+            .filter(|&c| flagged(c, &nibbles[0]))
+            .flat_map(|c| &starts[usize::from(c)])
+            .filter(|&&i| {
+                let w = &sample[i as usize..i as usize + len];
+                w[1..]
+                    .iter()
+                    .zip(&nibbles[1..])
+                    .all(|(&c, n)| flagged(c, n))
+            })
             .count();
         n as f64 / sample.len() as f64
     };
