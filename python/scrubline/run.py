@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -22,10 +21,10 @@ import orjson
 
 from scrubline._core import Boundary, Scrubber
 from scrubline.artifacts import MAX_PER_RUN, ArtifactError, ContentStore, address, decode_content
-from scrubline.errors import TraceError
+from scrubline.errors import RunBusy, StoreError, TraceError
 from scrubline.foreign import Foreign
 from scrubline.runtime import Batch, Child, Replay, RuntimeFailed, RuntimeLimit, lines_of
-from scrubline.store import NoStore, Record, Store, new_run_id
+from scrubline.store import NoStore, Record, SessionStore, new_run_id
 
 #: Exit codes of R6 beyond the result's own.
 EXIT_BAD_INPUT = 65
@@ -94,16 +93,21 @@ class _Stop:
             signal.signal(s, old)
 
 
-def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
-    """Run to the end; every batch is durable before ``sink`` sees it."""
-    if opts.resume is None:
-        run_id = new_run_id()
-        last_seq, next_turn = 0, 1
-        fsync_us = store.create_run(run_id, opts.tenant, tag=opts.tag)
-    else:
-        run_id = opts.resume
-        last_seq, next_turn = store.position(run_id)
-        fsync_us = 0
+def execute(opts: RunOptions, store: SessionStore | NoStore, sink: Sink) -> RunOutcome:
+    """Run to the end; every batch is durable before ``sink`` sees it. The run has one
+    writer: a run another writer holds ends at once, ``run_busy`` (retryable)."""
+    run_id = new_run_id() if opts.resume is None else opts.resume
+    try:
+        store.claim(run_id)
+        if opts.resume is None:
+            last_seq, next_turn = 0, 1
+            fsync_us = store.create_run(run_id, opts.tenant, tag=opts.tag)
+        else:
+            last_seq, next_turn = store.position(run_id)
+            fsync_us = 0
+        accepted = set() if opts.content is None else store.artifact_hashes(run_id)
+    except (RunBusy, StoreError) as e:
+        return _not_started(opts, run_id, e, sink)
     # One rule set for every scrub of the run (D7): the boundary's streams and, with
     # --scrub-artifacts, the stored artifact content.
     rule_set = {"literals": opts.literals}
@@ -119,7 +123,7 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
     gate = (
         Declarations(
             opts.content,
-            store.artifact_hashes(run_id),
+            accepted,
             Scrubber(**rule_set) if opts.scrub_artifacts else None,
         )
         if opts.content is not None
@@ -253,15 +257,15 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
                 "failed_runs": 1,
             }
             print(f"{opts.prog}: {e.reason}", file=sys.stderr)
-        except sqlite3.Error as e:
-            # The store failed mid-run (disk full …): nothing more can be made durable,
-            # so nothing more is emitted but the terminal result (O6).
+        except StoreError as e:
+            # The store failed mid-run (disk full, the server connection lost): nothing
+            # more can be made durable, so nothing more is emitted but the result (O6).
             store.abandon()
             durable = False
             finish = {
                 "outcome": "failed",
                 "reason": "the session store failed",
-                "error": ("store_failed", f"the session store failed: {e}", None),
+                "error": ("store_failed", f"{e} (retryable)", None),
             }
             print(f"{opts.prog}: store_failed: {e}", file=sys.stderr)
         finally:
@@ -291,7 +295,7 @@ def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
                     agent=agent if isinstance(agent, str) else None,
                     model=model if isinstance(model, str) else None,
                 )
-            except sqlite3.Error as e:
+            except StoreError as e:
                 store.abandon()
                 durable = False
                 print(f"{opts.prog}: store_failed: {e}", file=sys.stderr)
@@ -351,6 +355,23 @@ class Declarations:
         n = self.refused[kind]
         text = f"Artifact refused: {why}{detail}; {n} refused for this reason so far."
         return boundary.notice(f"artifact_refused_{kind}", text)
+
+
+def _not_started(opts: RunOptions, run_id: str, err: Exception, sink: Sink) -> RunOutcome:
+    """The result of a run that could not begin: another writer holds it (``run_busy``)
+    or the store failed at its first write (``store_failed``). Nothing was stored."""
+    code = err.code if isinstance(err, RunBusy) else "store_failed"
+    boundary = Boundary(version=opts.version, run_id=run_id)
+    _, _, result = boundary.finish(
+        outcome="failed",
+        reason="the run has another writer" if code == "run_busy" else "the session store failed",
+        error=(code, str(err), None),
+        failed_runs=0,
+    )
+    print(f"{opts.prog}: {code}: {err}", file=sys.stderr)
+    sink.end([], result + b"\n", result)
+    parsed = orjson.loads(result)
+    return RunOutcome(run_id, parsed["exit_code"], parsed)
 
 
 def _cancelled(signum: int | None) -> dict:

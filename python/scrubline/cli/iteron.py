@@ -45,12 +45,13 @@ from scrubline.render import JsonSink, StreamSink, TextSink
 from scrubline.run import RunOptions, execute
 from scrubline.scrubber import env_literals
 from scrubline.sessions import SessionError
-from scrubline.store import Store, home, new_run_id
+from scrubline.store import SessionStore, home, new_run_id, open_store
 
 EXIT_FAILED = 1
 EXIT_BAD_INPUT = 65
 #: The resident App Server protocol (not a CLI stream version, O5).
 RESIDENT_PROTOCOL_VERSION = 7
+STORE_HELP = "postgresql://… or sqlite:///PATH (default $ITERON_STORE, else ITERON_HOME's file)"
 
 
 def parser() -> Parser:
@@ -75,6 +76,7 @@ def parser() -> Parser:
     ops.add_argument("--agent-definition-tag", dest="top_tag", default=None, metavar="TAG")
     ops.add_argument("--tenant", dest="top_tenant", default=None)
     ops.add_argument("--output-schema-version", dest="top_version", default=None)
+    ops.add_argument("--store", dest="top_store", default=None, metavar="URL", help=STORE_HELP)
     sub = p.add_subparsers(dest="command", parser_class=Parser)
     # No abbreviations: `--api-key` must never be taken for `--api-key-env`.
     run = sub.add_parser("run", help="run one task and write its output", allow_abbrev=False)
@@ -87,6 +89,7 @@ def parser() -> Parser:
     run.add_argument("--max-turn-tokens", type=int, default=None, help="limits.turnTokens")
     run.add_argument("--config", default=None, help="TOML config (default ./iteron.toml)")
     run.add_argument("--tenant", default=None, help="tenant (default $ITERON_TENANT or default)")
+    run.add_argument("--store", default=None, metavar="URL", help=STORE_HELP)
     again = run.add_mutually_exclusive_group()
     again.add_argument("--resume", default=None, metavar="RUN_ID", help="append to this run")
     again.add_argument(
@@ -147,9 +150,9 @@ class Unavailable(Exception):
         self.version, self.machine, self.run = version, machine, run
 
 
-def open_store(version: int, machine: bool, run: bool) -> Store:
+def connect(location: str | None, version: int, machine: bool, run: bool) -> SessionStore:
     try:
-        return Store.open(home())
+        return open_store(location, home())
     except StoreError as e:
         raise Unavailable(e, version, machine, run) from None
 
@@ -239,22 +242,22 @@ def session_op(args: argparse.Namespace) -> int:
     alimit = bounded(args.artifacts_limit, "--artifacts-limit", sessions.TRANSCRIPT_LIMIT)
     tenant = tenant_of(args.top_tenant, version, True)
     root = home()
-    store = open_store(version, True, run=False)
+    store = connect(args.top_store, version, True, run=False)
     try:
         if args.sessions:
             tag = None if args.top_tag is None else sessions.check_tag(args.top_tag)
             obj = sessions.list_page(
-                store, root, tenant, version=version, limit=limit,
+                store, tenant, version=version, limit=limit,
                 cursor=args.session_cursor, tag=tag,
             )  # fmt: skip
         elif args.transcript:
             obj = sessions.transcript_page(
-                store, root, tenant, args.transcript, version=version, limit=tlimit,
+                store, tenant, args.transcript, version=version, limit=tlimit,
                 cursor=args.transcript_cursor,
             )  # fmt: skip
         elif args.artifacts:
             obj = sessions.artifact_page(
-                store, root, tenant, args.artifacts, version=version, limit=alimit,
+                store, tenant, args.artifacts, version=version, limit=alimit,
                 cursor=args.artifacts_cursor,
             )  # fmt: skip
         elif args.artifact_open:
@@ -263,6 +266,8 @@ def session_op(args: argparse.Namespace) -> int:
             obj = sessions.fork(store, tenant, args.fork, version=version)
     except SessionError as e:
         raise Rejected(e, version, True) from None
+    except StoreError as e:
+        raise Unavailable(e, version, True, run=False) from None
     finally:
         store.close()
     sys.stdout.buffer.write(orjson.dumps(obj) + b"\n")
@@ -285,7 +290,8 @@ def _main(argv: list[str] | None) -> int:
         raise UsageError("a command is required: run, --sessions, --transcript, --fork")
     if any((args.sessions, args.transcript, args.fork, args.artifacts, args.artifact_open,
             args.session_limit, args.session_cursor,
-            args.transcript_cursor, args.top_tag, args.top_tenant, args.top_version)):  # fmt: skip
+            args.transcript_cursor, args.top_tag, args.top_tenant, args.top_version,
+            args.top_store)):  # fmt: skip
         raise UsageError("session options go before no command; `run` takes its own options")
     version = schema_version(args.output_format, args.output_schema_version)
     machine = args.output_format != "text"
@@ -322,19 +328,23 @@ def _main(argv: list[str] | None) -> int:
         sink = JsonSink(out)
     else:
         sink = TextSink(sys.stdout)
-    store = open_store(version, machine, run=True)
+    store = connect(args.store, version, machine, run=True)
+    # The store's connection string is a secret of the run: redacted wherever it shows.
+    opts.literals += [s for s in store.secrets() if len(s.encode()) >= 8]
     try:
         if args.resume or args.cont:
             try:
                 opts.resume = resumable(store, tenant, args.resume, tag)
             except SessionError as e:
                 raise Rejected(e, version, machine) from None
+            except StoreError as e:
+                raise Unavailable(e, version, machine, run=True) from None
         return execute(opts, store, sink).exit_code
     finally:
         store.close()
 
 
-def open_artifact(store: Store, root, tenant: str, hash_: str) -> int:
+def open_artifact(store: SessionStore, root, tenant: str, hash_: str) -> int:
     """A5: the content on stdout after re-verifying its address; nothing on stdout when
     it is unknown to the tenant or does not verify (exit 65, one stderr line)."""
     content = ContentStore(root)
@@ -355,7 +365,7 @@ def open_artifact(store: Store, root, tenant: str, hash_: str) -> int:
     return 0
 
 
-def resumable(store: Store, tenant: str, run_id: str | None, tag: str | None) -> str:
+def resumable(store: SessionStore, tenant: str, run_id: str | None, tag: str | None) -> str:
     """The run ``--resume RUN_ID`` / ``--continue`` appends to; a tag may only repeat the
     recorded one (S5)."""
     row = store.latest_run(tenant) if run_id is None else store.run(run_id, tenant)

@@ -38,7 +38,7 @@ from scrubline.render import TextSink
 from scrubline.run import RunOptions, execute
 from scrubline.runtime import Child
 from scrubline.sessions import SessionError, check_tenant
-from scrubline.store import Record, Store, home
+from scrubline.store import Record, home, open_store
 
 EXIT_SCHEMA = 2
 EXIT_BAD_INPUT = 65
@@ -218,7 +218,7 @@ def _main(argv: list[str] | None) -> int:
         observe=permissions,
     )
     try:
-        store = Store.open()
+        store = open_store()
     except StoreError as e:
         print(f"titah: store_unavailable: {e}", file=sys.stderr)
         if args.output_format != "text":
