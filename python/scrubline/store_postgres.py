@@ -120,7 +120,7 @@ class PostgresStore:
     def redact(self, text: str) -> str:
         for secret in self._secrets:
             text = text.replace(secret, REDACTED)
-        return text.strip()
+        return " ".join(text.split())  # the driver's message on one line
 
     def secrets(self) -> list[str]:
         return list(self._secrets)
