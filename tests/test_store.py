@@ -304,8 +304,11 @@ def test_s10_connection_killed_mid_run_fails_retryable_and_loses_nothing_printed
     assert {x["seq"] for x in printed} <= stored
     assert "after the kill" not in json.dumps([list(r) for r in backend.sql(
         tmp_path, "SELECT convert_from(body, 'UTF8') FROM events")])  # fmt: skip
-    # The run can be resumed by another runner at once: the lost connection let go.
+    # Its end reached the store over a new connection: the session says failed.
     run_id = rest[0]["run_id"]
+    [(outcome, result)] = backend.sql(tmp_path, "SELECT outcome, result FROM runs")
+    assert outcome == "failed" and json.loads(result) == rest[0]
+    # The run can be resumed by another runner at once: the lost connection let go.
     again = ok_json(cli.iteron("run", "--output-format", "json", "--resume", run_id,
                                home=tmp_path))  # fmt: skip
     assert again["run_id"] == run_id and again["success"]

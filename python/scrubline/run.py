@@ -302,6 +302,10 @@ def execute(opts: RunOptions, store: SessionStore | NoStore, sink: Sink) -> RunO
         if durable:
             sink.end(recs, lines, result)
         else:
+            # The session should not look unfinished: its end goes to the store by
+            # another way when there is one (a new connection), else stays unrecorded.
+            store.salvage(run_id, outcome=parsed["outcome"], exit_code=parsed["exit_code"],
+                          result=result)  # fmt: skip
             sink.end([], result + b"\n", result)
     return RunOutcome(run_id, parsed["exit_code"], parsed)
 

@@ -104,6 +104,7 @@ class SessionStore(Protocol):
         agent: str | None = None,
         model: str | None = None,
     ) -> int: ...
+    def salvage(self, run_id: str, *, outcome: str, exit_code: int, result: bytes) -> bool: ...
     def run(self, run_id: str, tenant: str) -> Row | None: ...
     def events(self, run_id: str) -> Iterator[Record]: ...
     def sessions(self, tenant: str, tag: str | None, before: int | None, limit: int) -> list: ...
@@ -170,6 +171,9 @@ class NoStore:
 
     def add_artifact(self, run_id: str, seq: int, hash_: str) -> None:
         pass
+
+    def salvage(self, run_id: str, **_: object) -> bool:
+        return False
 
 
 def __getattr__(name: str) -> object:

@@ -93,6 +93,7 @@ class PostgresStore:
     """One connection to the server. Not thread-safe; one per process."""
 
     def __init__(self, url: str) -> None:
+        self._url = url
         self._secrets = url_secrets(url)
         if psycopg is None:
             raise StoreError(
@@ -233,6 +234,23 @@ class PostgresStore:
             raise RunBusy(f"run {run_id!r} has another writer (retryable)")
 
     # -- writes ---------------------------------------------------------------------------
+
+    def salvage(self, run_id: str, *, outcome: str, exit_code: int, result: bytes) -> bool:
+        """After this connection failed mid-run: record the run's end over a new
+        connection, unless another writer took the run meanwhile. Best effort."""
+        with contextlib.suppress(psycopg.Error), psycopg.connect(
+            self._url, connect_timeout=5, prepare_threshold=None, autocommit=True,
+            application_name="iteron",
+        ) as db:  # fmt: skip
+            claim = "SELECT pg_try_advisory_lock(hashtextextended(%s, 7))"
+            if db.execute(claim, (run_id,)).fetchone()[0]:
+                db.execute(
+                    f"UPDATE runs SET updated_at = {NOW}, outcome = %s, exit_code = %s,"
+                    " result = %s WHERE run_id = %s",
+                    (outcome, exit_code, result, run_id),
+                )
+                return True
+        return False
 
     def create_run(
         self,

@@ -239,6 +239,20 @@ class SqliteStore:
             )
         return self.commit()
 
+    def salvage(self, run_id: str, *, outcome: str, exit_code: int, result: bytes) -> bool:
+        """After a failed write: record the run's end in a transaction of its own (a
+        full disk usually refuses this too). Best effort."""
+        self.abandon()
+        try:
+            self.db.execute(
+                "UPDATE runs SET updated_at = ?, outcome = ?, exit_code = ?, result = ?"
+                " WHERE run_id = ?",
+                (now(), outcome, exit_code, result, run_id),
+            )
+        except sqlite3.Error:
+            return False
+        return True
+
     def run(self, run_id: str, tenant: str) -> sqlite3.Row | None:
         self.db.row_factory = sqlite3.Row
         try:
