@@ -123,6 +123,25 @@ class SqliteBackend:
     def open(self, home: Path) -> SessionStore:
         return open_store(None, home)
 
+    # Artifact content: the content-addressed directory under ITERON_HOME.
+
+    def _path(self, home: Path, hash_: str) -> Path:
+        return home / "artifacts" / "sha256" / hash_[7:9] / hash_[9:]
+
+    def contents(self, home: Path) -> list[bytes]:
+        root = home / "artifacts"
+        return [p.read_bytes() for p in root.rglob("*") if p.is_file()]
+
+    def content_of(self, home: Path, hash_: str) -> bytes:
+        return self._path(home, hash_).read_bytes()
+
+    def tamper(self, home: Path, hash_: str, data: bytes) -> None:
+        self._path(home, hash_).write_bytes(data)
+
+    def block(self, home: Path, hash_: str) -> None:
+        """Make storing this content fail for real: a directory where it must go."""
+        (self._path(home, hash_) / "blocker").mkdir(parents=True)
+
     def sql(self, home: Path, query: str) -> list[tuple]:
         import sqlite3
 
@@ -154,6 +173,35 @@ class PostgresBackend:
 
     def open(self, home: Path) -> SessionStore:
         return open_store(self.location(home), home)
+
+    # Artifact content: the ``artifact_content`` table.
+
+    def contents(self, home: Path) -> list[bytes]:
+        return [c for (c,) in self.sql(home, "SELECT content FROM artifact_content")]
+
+    def content_of(self, home: Path, hash_: str) -> bytes:
+        [(content,)] = self.sql(
+            home, f"SELECT content FROM artifact_content WHERE hash = '{hash_}'"
+        )
+        return content
+
+    def tamper(self, home: Path, hash_: str, data: bytes) -> None:
+        with psycopg.connect(self.location(home)) as db:
+            db.execute("UPDATE artifact_content SET content = %s WHERE hash = %s", (data, hash_))
+
+    def block(self, home: Path, hash_: str) -> None:
+        """Make storing this content fail for real: the server raises on its insert."""
+        self.open(home).close()  # the schema exists
+        with psycopg.connect(self.location(home)) as db:
+            db.execute(
+                "CREATE FUNCTION refuse_content() RETURNS trigger LANGUAGE plpgsql AS $$"
+                f" BEGIN IF NEW.hash = '{hash_}' THEN RAISE EXCEPTION 'no space left';"
+                " END IF; RETURN NEW; END $$"
+            )
+            db.execute(
+                "CREATE TRIGGER refuse BEFORE INSERT ON artifact_content"
+                " FOR EACH ROW EXECUTE FUNCTION refuse_content()"
+            )
 
     def sql(self, home: Path, query: str) -> list[tuple]:
         with psycopg.connect(self.location(home)) as db:

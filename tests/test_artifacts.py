@@ -103,8 +103,8 @@ def test_scrub_artifacts_scrubs_content_before_hashing(cli, tmp_path):
     r = cli.iteron("--artifact-open", handle["hash"], home=tmp_path / "home")
     assert r.stdout == b"token [REDACTED:github-pat]\n"
     assert handle["hash"] == sha(r.stdout)
-    store = tmp_path / "home" / "artifacts"
-    assert all(GHP.encode() not in p.read_bytes() for p in store.rglob("*") if p.is_file())
+    stored = cli.backend.contents(tmp_path / "home")
+    assert stored == [r.stdout] and all(GHP.encode() not in c for c in stored)
 
 
 def test_scrub_artifacts_uses_the_runs_literals(cli, tmp_path):
@@ -124,8 +124,8 @@ def test_scrub_artifacts_uses_the_runs_literals(cli, tmp_path):
     r = cli.iteron("--artifact-open", handle["hash"], home=tmp_path / "home")
     assert r.stdout == b"db password is [REDACTED:literal-secret] and [REDACTED:github-pat]\n"
     assert handle["hash"] == sha(r.stdout)
-    store = tmp_path / "home" / "artifacts"
-    assert all(secret.encode() not in p.read_bytes() for p in store.rglob("*") if p.is_file())
+    stored = cli.backend.contents(tmp_path / "home")
+    assert stored == [r.stdout] and all(secret.encode() not in c for c in stored)
 
 
 @pytest.mark.parametrize("version", [4, 5, 6])
@@ -138,9 +138,9 @@ def test_below_v8_no_artifact_produced_but_refusals_are_published(version, cli, 
 def test_a2_a_failing_write_is_refused_and_no_event_names_missing_content(cli, tmp_path):
     good, bad = b"stored fine\n", b"cannot be stored\n"
     home = tmp_path / "home"
-    digest = hashlib.sha256(bad).hexdigest()
-    # A directory where the content must go: the rename fails, a real write failure.
-    (home / "artifacts" / "sha256" / digest[:2] / digest[2:] / "blocker").mkdir(parents=True)
+    # A real write failure (SQLite: a directory where the file must go, so the rename
+    # fails; PostgreSQL: the server raises on the insert).
+    cli.backend.block(home, sha(bad))
     lines = run_trace(cli, tmp_path, [declaration(0, good.decode()), declaration(1, bad.decode())])
     produced = [x["artifact"]["hash"] for x in lines if x["type"] == "artifact_produced"]
     assert produced == [sha(good)]
@@ -160,8 +160,7 @@ def test_a5_open_verifies_and_is_tenant_scoped(cli, tmp_path):
     assert other.stdout == unknown.stdout == b""
     assert cli.iteron("--artifact-open", "md5:abc", home=home).returncode == 64
     # Corrupt the stored file: detected on open, nothing on stdout.
-    path = home / "artifacts" / "sha256" / h[7:9] / h[9:]
-    path.write_bytes(b"the report, tampered\n")
+    cli.backend.tamper(home, h, b"the report, tampered\n")
     r = cli.iteron("--artifact-open", h, home=home)
     assert r.returncode == 65 and r.stdout == b""
     assert "does not match its hash" in r.stderr.decode()
@@ -200,5 +199,4 @@ def test_a2_sigkill_between_write_and_append_leaves_no_event_without_content(cli
     assert rows
     for (body,) in rows:
         h = json.loads(body)["artifact"]["hash"]
-        stored = home / "artifacts" / "sha256" / h[7:9] / h[9:]
-        assert sha(stored.read_bytes()) == h
+        assert sha(cli.backend.content_of(home, h)) == h

@@ -360,3 +360,30 @@ def test_s11_runs_and_events_keep_their_types(backend, tmp_path):
         assert store.run(run_id, "other") is None and store.run(run_id, "acme")["turns"] == 0
     finally:
         store.close()
+
+
+# -- A5 across runners: PostgreSQL keeps the content -------------------------------------
+
+
+@pytest.mark.postgres
+def test_a5_a_runner_sharing_the_store_reopens_another_runners_artifact(pg_server, tmp_path):
+    backend = PostgresBackend(pg_server)
+    url = backend.location(tmp_path / "runner-a")
+    cli = Cli(backend)
+    trace = tmp_path / "t.jsonl"
+    events = [{"type": "artifact", "schema": "report", "producer": "w", "effect_id": "e1",
+               "path": "r.md", "content_text": "made on runner a\n"},
+              {"type": "run_end", "outcome": "done"}]  # fmt: skip
+    trace.write_text("\n".join(json.dumps(e) for e in events) + "\n")
+    r = cli.iteron("run", "--output-format", "stream-json", "--replay", str(trace),
+                   home=tmp_path / "runner-a")  # fmt: skip
+    lines = [json.loads(x) for x in r.stdout.splitlines()]
+    h = next(x for x in lines if x["type"] == "artifact_produced")["artifact"]["hash"]
+    assert not (tmp_path / "runner-a" / "artifacts").exists()  # nothing on the runner's disk
+    # Another runner: its own ITERON_HOME (nothing there), the same store.
+    other = Cli(SqliteBackend())
+    opened = other.iteron("--artifact-open", h, home=tmp_path / "runner-b", ITERON_STORE=url)
+    assert opened.returncode == 0 and opened.stdout == b"made on runner a\n"
+    listed = other.iteron("--artifacts", lines[-1]["run_id"], home=tmp_path / "runner-b",
+                          ITERON_STORE=url)  # fmt: skip
+    assert [a["hash"] for a in json.loads(listed.stdout)["artifacts"]] == [h]

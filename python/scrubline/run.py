@@ -20,7 +20,7 @@ from typing import Any, ClassVar, Protocol
 import orjson
 
 from scrubline._core import Boundary, Scrubber
-from scrubline.artifacts import MAX_PER_RUN, ArtifactError, ContentStore, address, decode_content
+from scrubline.artifacts import MAX_PER_RUN, ArtifactError, Content, address, decode_content
 from scrubline.errors import RunBusy, StoreError, TraceError
 from scrubline.foreign import Foreign
 from scrubline.runtime import Batch, Child, Replay, RuntimeFailed, RuntimeLimit, lines_of
@@ -44,8 +44,9 @@ class RunOptions:
     prog: str = "iteron"
     #: ``--resume``/``--continue``: the run to append to (its id), else a fresh run.
     resume: str | None = None
-    #: Where artifact content is stored (None: artifacts are refused, as in a filter).
-    content: ContentStore | None = None
+    #: Where artifact content is stored (the store's ``content_store``; None: artifacts
+    #: are refused, as in a filter).
+    content: Content | None = None
     #: ``--scrub-artifacts``: scrub content before hashing and storing it.
     scrub_artifacts: bool = False
     #: Sees every admitted batch of records and may answer with engine records of its
@@ -322,9 +323,7 @@ class Declarations:
         "invalid": "its content is not valid base64",
     }
 
-    def __init__(
-        self, content: ContentStore, accepted: set[str], scrubber: Scrubber | None
-    ) -> None:
+    def __init__(self, content: Content, accepted: set[str], scrubber: Scrubber | None) -> None:
         self.content = content
         self.accepted = accepted
         #: ``--scrub-artifacts``: the run's scrubber (its literals included), else None.

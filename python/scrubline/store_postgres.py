@@ -16,9 +16,11 @@ import os
 import re
 import time
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from scrubline.artifacts import ArtifactError, address, check_address
 from scrubline.errors import RunBusy, StoreError, StoreFailed
 from scrubline.store import SESSION_FIELDS, Record
 
@@ -70,6 +72,13 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX runs_list_tag ON runs (tenant, agent_definition_tag, created_n DESC);
     CREATE INDEX runs_recent ON runs (tenant, updated_at DESC, created_n DESC);
     CREATE INDEX artifacts_by_hash ON artifacts (hash, run_id);
+    """,
+    # 2: artifact content in the database, so every runner sharing the store can reopen it.
+    """
+    CREATE TABLE artifact_content (
+        hash text PRIMARY KEY,
+        content bytea NOT NULL
+    );
     """,
 )
 
@@ -218,6 +227,10 @@ class PostgresStore:
             self.db.commit()
         self._open = False
         return (time.perf_counter_ns() - t0) // 1000
+
+    def content_store(self, root: Path) -> DatabaseContent:
+        """Artifact content: the ``artifact_content`` table (``root`` is not used)."""
+        return DatabaseContent(self)
 
     def cursor_key(self) -> bytes:
         """The signing key every runner sharing this store uses (made with the schema)."""
@@ -427,3 +440,52 @@ class PostgresStore:
             (hash_, tenant),
         )
         return row is not None
+
+
+class DatabaseContent:
+    """Artifact content in the PostgreSQL store (``artifact_content``, keyed by address).
+
+    ``put`` writes the content in the run's open batch (a savepoint: a refused write
+    leaves the batch intact) and reads it back and re-hashes it: the witness. The content
+    then commits in the same transaction as its ``artifact_produced`` record, so no
+    runner ever sees the record without the content.
+    """
+
+    def __init__(self, store: PostgresStore) -> None:
+        self.store = store
+
+    def put(self, content: bytes) -> str:
+        hash_ = address(content)
+        db = self.store.db
+        try:
+            if db.info.transaction_status == psycopg.pq.TransactionStatus.IDLE:
+                db.execute("SELECT 1")  # open the batch: transaction() is then a savepoint
+            self.store._open = True
+            with db.transaction():
+                db.execute(
+                    "INSERT INTO artifact_content (hash, content) VALUES (%s, %s)"
+                    " ON CONFLICT (hash) DO NOTHING",
+                    (hash_, content),
+                )
+                row = db.execute(
+                    "SELECT content FROM artifact_content WHERE hash = %s", (hash_,)
+                ).fetchone()
+        except psycopg.Error as e:
+            message = self.store.redact(str(e))
+            raise ArtifactError("write_failed", f"{hash_}: {message}") from None
+        if row is None or address(bytes(row[0])) != hash_:
+            raise ArtifactError("corrupt", f"{hash_}: the stored content does not match its hash")
+        return hash_
+
+    def verify(self, hash_: str) -> bytes:
+        check_address(hash_)
+        try:
+            row = self.store._one("SELECT content FROM artifact_content WHERE hash = %s", (hash_,))
+        except StoreFailed as e:
+            raise ArtifactError("missing", f"{hash_}: {e}") from None
+        if row is None:
+            raise ArtifactError("missing", f"{hash_}: no stored content")
+        content = bytes(row[0])
+        if address(content) != hash_:
+            raise ArtifactError("corrupt", f"{hash_}: the stored content does not match its hash")
+        return content

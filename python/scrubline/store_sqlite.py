@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from scrubline.artifacts import ContentStore
 from scrubline.cursor import load_key
 from scrubline.errors import RunBusy, StoreError, StoreFailed
 from scrubline.store import SESSION_FIELDS, Record, home, now
@@ -137,6 +138,10 @@ class SqliteStore:
         if self._claims is not None:
             os.close(self._claims)  # releases this store's claims
             self._claims = None
+
+    def content_store(self, root: Path) -> ContentStore:
+        """Artifact content: the content-addressed directory under ``root``."""
+        return ContentStore(root)
 
     def cursor_key(self) -> bytes:
         """The store's cursor signing key: ``cursor.key`` beside the database."""

@@ -29,7 +29,7 @@ import orjson
 from scrubline import config, sessions
 from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS, Boundary
 from scrubline.agent import ModelRuntime
-from scrubline.artifacts import ArtifactError, ContentStore
+from scrubline.artifacts import ArtifactError, check_address
 from scrubline.cli.argv import (
     EXIT_USAGE,
     FORMATS,
@@ -315,7 +315,6 @@ def _main(argv: list[str] | None) -> int:
         tag=tag,
         max_turn_tokens=limit,
         literals=literals + key,
-        content=ContentStore(home()),
         scrub_artifacts=args.scrub_artifacts,
     )
     if isinstance(src, ModelRuntime):
@@ -331,6 +330,7 @@ def _main(argv: list[str] | None) -> int:
     store = connect(args.store, version, machine, run=True)
     # The store's connection string is a secret of the run: redacted wherever it shows.
     opts.literals += [s for s in store.secrets() if len(s.encode()) >= 8]
+    opts.content = store.content_store(home())
     try:
         if args.resume or args.cont:
             try:
@@ -347,9 +347,9 @@ def _main(argv: list[str] | None) -> int:
 def open_artifact(store: SessionStore, root, tenant: str, hash_: str) -> int:
     """A5: the content on stdout after re-verifying its address; nothing on stdout when
     it is unknown to the tenant or does not verify (exit 65, one stderr line)."""
-    content = ContentStore(root)
+    content = store.content_store(root)
     try:
-        content.path(hash_)
+        check_address(hash_)
     except ArtifactError as e:
         raise UsageError(str(e)) from None
     if not store.tenant_has_artifact(tenant, hash_):

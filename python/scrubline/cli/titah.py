@@ -22,7 +22,6 @@ import orjson
 
 from scrubline import config, schema
 from scrubline.agent import ModelRuntime
-from scrubline.artifacts import ContentStore
 from scrubline.cli.argv import (
     EXIT_USAGE,
     FORMATS,
@@ -214,7 +213,6 @@ def _main(argv: list[str] | None) -> int:
         max_turn_tokens=limit,
         literals=key,
         prog="titah",
-        content=ContentStore(home()),
         observe=permissions,
     )
     try:
@@ -228,6 +226,7 @@ def _main(argv: list[str] | None) -> int:
                       "notices": [f"Run failed: {e}"]}  # fmt: skip
             sys.stdout.buffer.write(orjson.dumps(failed) + b"\n")
         return 1
+    opts.content = store.content_store(home())
     try:
         outcome = execute(opts, store, sink)
     finally:
