@@ -210,6 +210,31 @@ def test_s4_concurrent_writers_and_readers_see_every_event_exactly_once(cli, tmp
     assert len(listed) == writers + 1 == len({s["run_id"] for s in listed})
 
 
+# -- S12: choosing the store -----------------------------------------------------------
+
+
+def test_s12_store_urls_choose_the_backend_and_the_flag_beats_the_variable(tmp_path):
+    cli = Cli(SqliteBackend())
+    db = tmp_path / "elsewhere" / "runs.db"
+    made = ok_json(cli.iteron("run", "--output-format", "json", "--store", f"sqlite://{db}",
+                              home=tmp_path / "home"))  # fmt: skip
+    assert db.exists() and not (tmp_path / "home" / "iteron.db").exists()
+    listed = ok_json(
+        cli.iteron("--sessions", home=tmp_path / "home", ITERON_STORE=f"sqlite://{db}")
+    )
+    assert [s["run_id"] for s in listed["sessions"]] == [made["run_id"]]
+    # --store wins over ITERON_STORE; an empty value is the default file.
+    flag = cli.iteron("--sessions", "--store", f"sqlite://{db}", home=tmp_path / "home",
+                      ITERON_STORE="mysql://nowhere")  # fmt: skip
+    assert ok_json(flag)["sessions"] == listed["sessions"]
+    default = ok_json(cli.iteron("--sessions", home=tmp_path / "home", ITERON_STORE=""))
+    assert default["sessions"] == []
+    r = cli.iteron("run", "--store", f"sqlite://{db}", home=tmp_path / "home")
+    assert r.returncode == 0  # text output, the same store
+    assert len(ok_json(cli.iteron("--sessions", "--store", f"sqlite://{db}",
+                                  home=tmp_path))["sessions"]) == 2  # fmt: skip
+
+
 # -- S9: the connection string is a secret ---------------------------------------------
 
 

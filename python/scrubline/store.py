@@ -129,8 +129,9 @@ def is_postgres(location: str) -> bool:
 
 def open_store(location: str | None = None, root: Path | None = None) -> SessionStore:
     """The store ``location`` names (else ``ITERON_STORE``, else the SQLite file under
-    ``root`` / ITERON_HOME). ``StoreError`` when it cannot be opened."""
-    location = location if location is not None else os.environ.get("ITERON_STORE") or None
+    ``root`` / ITERON_HOME; an empty value counts as unset). ``StoreError`` when it
+    cannot be opened."""
+    location = location or os.environ.get("ITERON_STORE") or None
     if location is None:
         from scrubline.store_sqlite import SqliteStore
 
