@@ -42,7 +42,10 @@ def pg_server():
         if os.environ.get("SCRUBLINE_REQUIRE_POSTGRES"):
             pytest.fail(message)
         pytest.skip(message)
-    server = PgServer(bindir)
+    # fsync=off: each test's databases are dropped after it, and DROP DATABASE forces a
+    # checkpoint (about 1 s each with fsync). What the suite checks (commit before print,
+    # a killed client, a killed connection) does not rest on the server's fsync.
+    server = PgServer(bindir, extra_options=" -c fsync=off")
     yield server
     server.stop()
 
@@ -54,8 +57,21 @@ def backend(request):
     from stores import PostgresBackend, SqliteBackend
 
     if request.param == "sqlite":
-        return SqliteBackend()
-    return PostgresBackend(request.getfixturevalue("pg_server"))
+        yield SqliteBackend()
+        return
+    backend = PostgresBackend(request.getfixturevalue("pg_server"))
+    yield backend
+    backend.drop()
+
+
+@pytest.fixture
+def pg_backend(pg_server):
+    """The PostgreSQL backend alone, for what only it has (its databases dropped after)."""
+    from stores import PostgresBackend
+
+    backend = PostgresBackend(pg_server)
+    yield backend
+    backend.drop()
 
 
 @pytest.fixture

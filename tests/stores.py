@@ -45,9 +45,10 @@ def free_port() -> int:
 
 
 class PgServer:
-    """``initdb`` + ``pg_ctl start``; ``stop`` shuts it down and removes its files."""
+    """``initdb`` + ``pg_ctl start``; ``stop`` shuts it down and removes its files.
+    ``extra_options`` go to the server's command line (``-c name=value`` …)."""
 
-    def __init__(self, bindir: Path) -> None:
+    def __init__(self, bindir: Path, extra_options: str = "") -> None:
         self.bindir = bindir
         self.dir = Path(tempfile.mkdtemp(prefix="scrubline-pg-"))
         self.password = "pgpw-" + secrets.token_urlsafe(18)
@@ -68,7 +69,7 @@ class PgServer:
         )  # fmt: skip
         options = (
             f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1"
-            " -c max_connections=200 -c shared_buffers=64MB"
+            " -c max_connections=200 -c shared_buffers=64MB" + extra_options
         )
         self._run(
             "pg_ctl", "-D", str(data), "-w", "-t", "60", "-l", str(self.dir / "server.log"),
@@ -99,6 +100,9 @@ class PgServer:
         name = f"store_{os.getpid()}_{self._databases}"
         self.admin.execute(f'CREATE DATABASE "{name}"')
         return name
+
+    def drop_database(self, name: str) -> None:
+        self.admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def stop(self) -> None:
         try:
@@ -170,6 +174,12 @@ class PostgresBackend:
 
     def env(self, home: Path) -> dict[str, str]:
         return {"ITERON_HOME": str(home), "ITERON_STORE": self.location(home)}
+
+    def drop(self) -> None:
+        """Drop the databases this backend made (each is a few MB on disk)."""
+        for name in self._db.values():
+            self.server.drop_database(name)
+        self._db.clear()
 
     def open(self, home: Path) -> SessionStore:
         return open_store(self.location(home), home)

@@ -278,8 +278,10 @@ def test_s9_a_wrong_password_or_database_is_unavailable_without_the_url(pg_serve
 
 
 @pytest.mark.postgres
-def test_s9_an_agent_printing_the_store_url_is_redacted_in_stdout_and_record(pg_server, tmp_path):
-    backend = PostgresBackend(pg_server)
+def test_s9_an_agent_printing_the_store_url_is_redacted_in_stdout_and_record(
+    pg_server, pg_backend, tmp_path
+):
+    backend = pg_backend
     cli = Cli(backend)
     url = backend.location(tmp_path)
     trace = tmp_path / "t.jsonl"
@@ -300,9 +302,9 @@ def test_s9_an_agent_printing_the_store_url_is_redacted_in_stdout_and_record(pg_
 
 @pytest.mark.postgres
 def test_s10_connection_killed_mid_run_fails_retryable_and_loses_nothing_printed(
-    pg_server, tmp_path
+    pg_server, pg_backend, tmp_path
 ):
-    backend = PostgresBackend(pg_server)
+    backend = pg_backend
     cli = Cli(backend)
     url = backend.location(tmp_path)
     proc = streaming(cli, tmp_path)
@@ -343,8 +345,8 @@ def test_s10_connection_killed_mid_run_fails_retryable_and_loses_nothing_printed
 
 
 @pytest.mark.postgres
-def test_s11_first_use_by_many_runners_at_once_migrates_once(pg_server, tmp_path):
-    backend = PostgresBackend(pg_server)
+def test_s11_first_use_by_many_runners_at_once_migrates_once(pg_server, pg_backend, tmp_path):
+    backend = pg_backend
     cli = Cli(backend)
     procs = [
         cli.popen(["--sessions"], tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -360,8 +362,8 @@ def test_s11_first_use_by_many_runners_at_once_migrates_once(pg_server, tmp_path
 
 
 @pytest.mark.postgres
-def test_s11_a_store_from_a_newer_iteron_is_refused(pg_server, tmp_path):
-    backend = PostgresBackend(pg_server)
+def test_s11_a_store_from_a_newer_iteron_is_refused(pg_server, pg_backend, tmp_path):
+    backend = pg_backend
     url = backend.location(tmp_path)
     open_store(url).close()
     with psycopg.connect(url) as db:
@@ -391,8 +393,10 @@ def test_s11_runs_and_events_keep_their_types(backend, tmp_path):
 
 
 @pytest.mark.postgres
-def test_a5_a_runner_sharing_the_store_reopens_another_runners_artifact(pg_server, tmp_path):
-    backend = PostgresBackend(pg_server)
+def test_a5_a_runner_sharing_the_store_reopens_another_runners_artifact(
+    pg_server, pg_backend, tmp_path
+):
+    backend = pg_backend
     url = backend.location(tmp_path / "runner-a")
     cli = Cli(backend)
     trace = tmp_path / "t.jsonl"
