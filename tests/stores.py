@@ -50,11 +50,14 @@ class PgServer:
 
     def __init__(self, bindir: Path, extra_options: str = "") -> None:
         self.bindir = bindir
-        self.dir = Path(tempfile.mkdtemp(prefix="scrubline-pg-"))
+        root = os.geteuid() == 0
+        # As root the server runs as `postgres`: its directory must be one it can reach
+        # (not under a private TMPDIR).
+        self.dir = Path(tempfile.mkdtemp(prefix="scrubline-pg-", dir="/tmp" if root else None))
         self.password = "pgpw-" + secrets.token_urlsafe(18)
         self.port = free_port()
         self._as: list[str] = []
-        if os.geteuid() == 0:
+        if root:
             shutil.chown(self.dir, "postgres")
             self._as = ["runuser", "-u", "postgres", "--"]
         pwfile = self.dir / "pw"

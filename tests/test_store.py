@@ -210,6 +210,55 @@ def test_s4_concurrent_writers_and_readers_see_every_event_exactly_once(cli, tmp
     assert len(listed) == writers + 1 == len({s["run_id"] for s in listed})
 
 
+def test_s4_creation_numbers_become_visible_in_order_under_concurrent_creators(backend, tmp_path):
+    """What keeps a keyset walk of sessions gap-free on a shared server: whatever a
+    reader sees is always creation numbers 1..k, never k+1 before k (an identity column
+    would not promise that)."""
+    backend.open(tmp_path).close()
+    creators, each = 4, 40
+    stop = threading.Event()
+    seen_holes: list[list[int]] = []
+    reads = [0]
+
+    def create() -> None:
+        store = backend.open(tmp_path)
+        try:
+            for _ in range(each):
+                run_id = new_run_id()
+                store.create_run(run_id, "default")
+        finally:
+            store.close()
+
+    def watch() -> None:
+        store = backend.open(tmp_path)
+        try:
+            while not stop.is_set():
+                ns = sorted(r["created_n"] for r in store.sessions("default", None, None, 10**6))
+                if ns != list(range(1, len(ns) + 1)):
+                    seen_holes.append(ns)
+                reads[0] += 1
+        finally:
+            store.close()
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    threads = [threading.Thread(target=create) for _ in range(creators)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    stop.set()
+    watcher.join(60)
+    assert not seen_holes, seen_holes[0]
+    assert reads[0] > 1
+    store = backend.open(tmp_path)
+    try:
+        ns = [r["created_n"] for r in store.sessions("default", None, None, 10**6)]
+    finally:
+        store.close()
+    assert sorted(ns) == list(range(1, creators * each + 1))
+
+
 # -- S12: choosing the store -----------------------------------------------------------
 
 
