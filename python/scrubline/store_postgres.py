@@ -98,6 +98,26 @@ def url_secrets(url: str) -> list[str]:
     return sorted({s for s in found if s}, key=len, reverse=True)
 
 
+#: Connection settings the URL may override: a server that stops answering mid-run
+#: fails the run within about 30 s (``store_failed``, retryable) instead of hanging.
+CONNECTION_DEFAULTS = {
+    "connect_timeout": "10",
+    "application_name": "iteron",
+    "keepalives": "1",
+    "keepalives_idle": "10",
+    "keepalives_interval": "5",
+    "keepalives_count": "3",
+    "tcp_user_timeout": "30000",
+}
+
+
+def connection_string(url: str) -> str:
+    """``url`` with ``CONNECTION_DEFAULTS`` for what it does not set itself."""
+    given = psycopg.conninfo.conninfo_to_dict(url)
+    extra = {k: v for k, v in CONNECTION_DEFAULTS.items() if k not in given}
+    return psycopg.conninfo.make_conninfo(url, **extra)
+
+
 class PostgresStore:
     """One connection to the server. Not thread-safe; one per process."""
 
@@ -111,11 +131,9 @@ class PostgresStore:
         self._open = False
         self._key: bytes | None = None
         try:
-            # prepare_threshold=None: no server-side prepared statements, so a
-            # transaction-pooling proxy in front of the server is safe for them.
-            self.db = psycopg.connect(
-                url, connect_timeout=10, prepare_threshold=None, application_name="iteron"
-            )
+            # prepare_threshold=None: no server-side prepared statements (a pooling
+            # proxy in front of the server may hand us another server session).
+            self.db = psycopg.connect(connection_string(url), prepare_threshold=None)
         except psycopg.Error as e:
             raise StoreError(f"cannot open the session store: {self.redact(str(e))}") from None
         try:
@@ -251,10 +269,12 @@ class PostgresStore:
     def salvage(self, run_id: str, *, outcome: str, exit_code: int, result: bytes) -> bool:
         """After this connection failed mid-run: record the run's end over a new
         connection, unless another writer took the run meanwhile. Best effort."""
-        with contextlib.suppress(psycopg.Error), psycopg.connect(
-            self._url, connect_timeout=5, prepare_threshold=None, autocommit=True,
-            application_name="iteron",
-        ) as db:  # fmt: skip
+        with (
+            contextlib.suppress(psycopg.Error),
+            psycopg.connect(
+                connection_string(self._url), prepare_threshold=None, autocommit=True
+            ) as db,
+        ):
             claim = "SELECT pg_try_advisory_lock(hashtextextended(%s, 7))"
             if db.execute(claim, (run_id,)).fetchone()[0]:
                 db.execute(
