@@ -1,4 +1,4 @@
-"""Seeded runtime traces (/work/shared/spec/trace.md) for the run-boundary benchmarks.
+"""Seeded runtime traces (docs/trace.md) for the run-boundary benchmarks.
 
 A run is turns of about 200 events each: thinking and assistant deltas of 20-200
 characters, tool calls whose output streams in deltas (most a few hundred bytes, some

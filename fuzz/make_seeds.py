@@ -1,4 +1,4 @@
-"""Write the seed corpora of the fuzz targets from the test fixtures (issue 8).
+"""Write the seed corpora of the fuzz targets from the test fixtures .
 
     python3 fuzz/make_seeds.py        # from the repository root; rewrites fuzz/corpus/*/seed-*
 

@@ -1,4 +1,4 @@
-"""Adversarial trace input for the run boundary (issue 8, D6): typed errors or correct
+"""Adversarial trace input for the run boundary (D6): typed errors or correct
 output, never a crash, bounded memory; `scrubline project` as a streaming filter."""
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def test_any_code_point_in_any_field_is_output_or_a_typed_error(a, b, version):
 def test_project_cli_matches_iteron_and_reports_bad_lines(tmp_path):
     trace = os.path.join(os.path.dirname(__file__), "fixtures", "traces", "demo.trace.jsonl")
     with open(trace, "rb") as f:
-        r = subprocess.run([*PROJECT, "--schema-version", "6"], stdin=f, capture_output=True,
+        r = subprocess.run([*PROJECT, "--output-schema-version", "6"], stdin=f, capture_output=True,
                            timeout=60, check=False)  # fmt: skip
     assert r.returncode == 0 and r.stderr == b""
     with open(trace.replace(".trace.jsonl", ".v6.jsonl"), "rb") as f:
@@ -124,7 +124,7 @@ def test_project_cli_matches_iteron_and_reports_bad_lines(tmp_path):
                        capture_output=True, timeout=60, check=False)  # fmt: skip
     assert r.returncode == 65 and b"line 2" in r.stderr
     assert json.loads(r.stdout.splitlines()[-1])["error"]["line"] == 2
-    r = subprocess.run([*PROJECT, "--schema-version", "7"], input=b"", capture_output=True,
+    r = subprocess.run([*PROJECT, "--output-schema-version", "7"], input=b"", capture_output=True,
                        timeout=60, check=False)  # fmt: skip
     assert r.returncode == 64 and r.stdout == b""
 

@@ -55,7 +55,7 @@ def normalize(stdout: bytes) -> str:
 
 def project(tool: str, data: bytes, version: int = 8) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [BIN / "scrubline", "project", "--from", tool, "--schema-version", str(version)],
+        [BIN / "scrubline", "project", "--from", tool, "--output-schema-version", str(version)],
         input=data,
         capture_output=True,
         timeout=60,

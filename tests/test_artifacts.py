@@ -1,4 +1,4 @@
-"""Artifacts (CONTRACT §6): a durability witness before the event (A2), the per-run
+"""Artifacts (docs/contract.md §6): a durability witness before the event (A2), the per-run
 ceiling and duplicates refused and counted (A3), the address kept and the locator
 scrubbed (A4), list and reopen by hash (A5)."""
 

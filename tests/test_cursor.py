@@ -1,4 +1,4 @@
-"""The cursor decoder (S4, issue 8): only cursors this store signed, for this query, are
+"""The cursor decoder (S4): only cursors this store signed, for this query, are
 accepted; any other text is `cursor_modified`, whatever its shape."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`iteron run` end to end (CONTRACT §1-4): golden stdout per version (E6), selectors
+"""`iteron run` end to end (docs/contract.md §1-4): golden stdout per version (E6), selectors
 (O2-O5), the stdout/stderr split (O6), results and exit codes (R1-R6), the durable
 record (S7), runtime processes and signals."""
 

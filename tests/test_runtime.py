@@ -1,4 +1,4 @@
-"""Runtime sources (CONTRACT §1, trace.md bounds): a replayed or piped trace is split
+"""Runtime sources (docs/contract.md §1, trace.md bounds): a replayed or piped trace is split
 into numbered lines exactly as a line reader would split it, whatever the reads bring,
 with a line over the bound refused by its number and everything before it delivered."""
 

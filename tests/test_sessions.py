@@ -1,4 +1,4 @@
-"""Sessions (CONTRACT §5): list and transcript pages with signed cursors (S1, S2, S4),
+"""Sessions (docs/contract.md §5): list and transcript pages with signed cursors (S1, S2, S4),
 fork (S3), tags (S5), tenants (S6), resume/continue (O4), and crash safety (S7)."""
 
 from __future__ import annotations

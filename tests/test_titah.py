@@ -1,4 +1,4 @@
-"""`titah run` (CONTRACT §7): the result (T3, T4), budget notices (T5), nothing human on
+"""`titah run` (docs/contract.md §7): the result (T3, T4), budget notices (T5), nothing human on
 stdout (T6), --json-schema (T7), exit codes in every format (T8), permissions (T9), and
 the seed's pipeline verbatim."""
 

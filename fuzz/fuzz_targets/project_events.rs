@@ -1,5 +1,5 @@
-//! The run boundary fed well-formed traces (issue 8): events of the known types
-//! (shared/spec/trace.md) with random text, built with `arbitrary`, so the fuzzer
+//! The run boundary fed well-formed traces : events of the known types
+//! (docs/trace.md) with random text, built with `arbitrary`, so the fuzzer
 //! explores the boundary's state (streams, tool calls, turns, limits, stops) instead of
 //! the JSON parser.
 //!

@@ -1,4 +1,4 @@
-//! The run boundary fed arbitrary trace lines (issue 8, docs/projection.md).
+//! The run boundary fed arbitrary trace lines (docs/projection.md).
 //!
 //! Input: a control byte (bits 0-1: schema version 4/5/6/8; bit 2: a turn-token limit
 //! of `(ctl >> 3) * 64`), then the trace, split on `\n`. Oracles (in `drive`): no panic;

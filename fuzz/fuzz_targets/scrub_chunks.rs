@@ -1,4 +1,4 @@
-//! The scrubber fed arbitrary bytes in arbitrary chunkings (issue 8, D2, D3, D6).
+//! The scrubber fed arbitrary bytes in arbitrary chunkings (D2, D3, D6).
 //!
 //! Input: `ctl`, then `(ctl & 7) + 1` chunk-size bytes, then two bytes of plant
 //! position, then the text. Oracles: no panic; streamed == whole (and a scrubber reused

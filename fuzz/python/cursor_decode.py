@@ -1,4 +1,4 @@
-"""atheris (libFuzzer for Python) on the cursor decoder (issue 8, S4): whatever the text
+"""atheris (libFuzzer for Python) on the cursor decoder (S4): whatever the text
 — arbitrary, a signed cursor with edits, two cursors spliced — `decode` accepts exactly
 the cursors this key signed for this query, and rejects everything else with one of the
 three cursor codes; it never raises anything else.

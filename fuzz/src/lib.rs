@@ -1,4 +1,4 @@
-//! Oracles shared by the fuzz targets (issue 8): the scrubber's split invariance and the
+//! Oracles shared by the fuzz targets : the scrubber's split invariance and the
 //! run boundary's output contract, stated once so every target checks the same things.
 //! Every check panics with a message naming what broke; libFuzzer reports the panic
 //! and saves the input under fuzz/artifacts/<target>/.

@@ -1,9 +1,11 @@
 """Type stubs for the Rust extension ``scrubline._core`` (built by maturin from rust/py)."""
 
 from collections.abc import Mapping, Sequence
+from typing import final
 
 __version__: str
 
+@final
 class Scrubber:
     """A compiled rule set plus the state of one stream (D2, D3).
 
@@ -19,13 +21,13 @@ class Scrubber:
     ``replacement`` is a template in which ``{rule}`` is replaced by the rule ID.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
-        literals: Sequence[str | bytes] = (),
-        rules: Sequence[Mapping[str, object]] = (),
-        replacement: str = "[REDACTED:{rule}]",
-    ) -> None: ...
+        literals: Sequence[str | bytes] = ...,
+        rules: Sequence[Mapping[str, object]] = ...,
+        replacement: str = ...,
+    ) -> Scrubber: ...
     def feed(self, chunk: str) -> str:
         """Scrub the next chunk of a text stream; return what can be emitted now."""
     def flush(self) -> str:
@@ -42,6 +44,9 @@ class Scrubber:
     @property
     def held(self) -> int:
         """Bytes currently held back (the tail that could still become a credential)."""
+    @property
+    def redactions(self) -> int:
+        """Redactions applied so far, all rules together."""
 
 def scrub(text: str) -> str:
     """Scrub a whole text with the built-in rules."""
@@ -54,9 +59,20 @@ def rules() -> list[tuple[str, str, str]]:
 
 #: (seq, turn, type, body): one redacted canonical record, ``body`` its JSON.
 StoredRecord = tuple[int, int, str, bytes]
+#: The CLI stream schema versions, and the default (O2).
 SCHEMA_VERSIONS: list[int]
 DEFAULT_SCHEMA_VERSION: int
+#: Every exit code by name: ok, failed, schema_mismatch, limit, usage, bad_input,
+#: no_input, interrupted, terminated (R6).
+EXIT_CODES: dict[str, int]
+#: The longest trace line admitted, in bytes.
+MAX_LINE: int
+#: The shortest literal secret accepted, in bytes.
+MIN_LITERAL_LEN: int
+#: The replacement template; ``{rule}`` is the rule ID.
+DEFAULT_REPLACEMENT: str
 
+@final
 class Boundary:
     """The output boundary of one run (docs/projection.md): per-stream scrubbers, the
     selected schema version and what the result needs. Compiled once, fed every line.
@@ -66,8 +82,8 @@ class Boundary:
     ``literals``/``rules``/``replacement`` as for ``Scrubber``.
     """
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         version: int,
         run_id: str,
@@ -75,10 +91,10 @@ class Boundary:
         last_seq: int = 0,
         next_turn: int = 1,
         artifact_store: bool = False,
-        literals: Sequence[str | bytes] = (),
-        rules: Sequence[Mapping[str, object]] = (),
-        replacement: str = "[REDACTED:{rule}]",
-    ) -> None: ...
+        literals: Sequence[str | bytes] = ...,
+        rules: Sequence[Mapping[str, object]] = ...,
+        replacement: str = ...,
+    ) -> Boundary: ...
     def admit(self, line: bytes, line_no: int) -> tuple[list[StoredRecord], bytes]:
         """Admit one trace line: the records to store, then the published JSONL lines.
         A bad line raises ``TraceError`` (with ``.line``) and changes nothing."""
@@ -125,6 +141,9 @@ class Boundary:
     def broker_latency_us(self) -> int:
         """Time spent inside the boundary so far (kernel_tax.broker_latency_us)."""
     @property
+    def redactions(self) -> int:
+        """Redactions applied so far in every stream of the run."""
+    @property
     def version(self) -> int: ...
 
 def count_lines(block: bytes) -> int:
@@ -133,18 +152,19 @@ def count_lines(block: bytes) -> int:
 def project(record: bytes, version: int) -> bytes | None:
     """Project one stored record onto a schema version: its line, or None."""
 
+@final
 class Translator:
     """A foreign agent stream's translator (docs/agents.md): Claude Code, Codex or
     Gemini CLI JSONL lines in, canonical trace lines out."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         tool: str,
         *,
-        literals: Sequence[str | bytes] = (),
-        rules: Sequence[Mapping[str, object]] = (),
+        literals: Sequence[str | bytes] = ...,
+        rules: Sequence[Mapping[str, object]] = ...,
         replacement: str = ...,
-    ) -> None: ...
+    ) -> Translator: ...
     def translate(self, block: bytes, first_line_no: int) -> bytes: ...
     def origin(self, i: int) -> int | None: ...
     def finish(

@@ -1,4 +1,4 @@
-"""Content-addressed artifact storage with a durability witness (CONTRACT §6: A1-A5).
+"""Content-addressed artifact storage with a durability witness (docs/contract.md §6: A1-A5).
 
 With the SQLite store, content lives at ``$ITERON_HOME/artifacts/sha256/ab/cdef…``
 (``ContentStore``). A write goes to a temporary file in the same directory, is fsynced,
@@ -17,11 +17,13 @@ import os
 from pathlib import Path
 from typing import Protocol
 
+from scrubline.errors import ScrublineError
+
 #: At most this many artifacts per run (A3).
 MAX_PER_RUN = 256
 
 
-class ArtifactError(Exception):
+class ArtifactError(ScrublineError):
     """The content could not be stored or does not verify; ``code`` names the case."""
 
     def __init__(self, code: str, message: str) -> None:

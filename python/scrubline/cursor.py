@@ -1,4 +1,4 @@
-"""Signed page cursors (CONTRACT S4).
+"""Signed page cursors (S4).
 
 A cursor is ``<payload>.<mac>``, both base64url without padding: the payload is compact
 JSON ``{"k": kind, "q": query fingerprint, "p": keyset position, "e": expiry}`` and the
@@ -24,6 +24,8 @@ from pathlib import Path
 
 import orjson
 
+from scrubline.errors import ScrublineError
+
 #: The bound on a cursor's size (bytes of its text).
 MAX_CURSOR = 512
 #: How long a cursor stays valid, in seconds (ITERON_CURSOR_TTL overrides).
@@ -31,7 +33,7 @@ DEFAULT_TTL = 24 * 3600
 KEY_FILE = "cursor.key"
 
 
-class CursorError(Exception):
+class CursorError(ScrublineError, ValueError):
     """A rejected cursor; ``code`` is the ``error.code`` the caller reports."""
 
     def __init__(self, code: str, message: str) -> None:

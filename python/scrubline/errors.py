@@ -1,7 +1,10 @@
 """The exceptions of scrubline: one hierarchy under ``ScrublineError``.
 
 The Rust binding raises these (it imports them from here), so a caller catches one
-family whatever layer failed.
+family whatever layer failed. Errors that belong to one component are defined beside it
+and derive from ``ScrublineError`` too: ``ArtifactError`` (artifacts), ``CursorError``
+(cursor), ``SessionError`` (sessions), ``Mismatch`` (schema), ``RuntimeFailed`` and
+``RuntimeLimit`` (runtime), ``ModelFailed`` (model).
 """
 
 
@@ -18,7 +21,12 @@ class LiteralError(ScrublineError, ValueError):
 
 
 class ConfigError(ScrublineError, ValueError):
-    """An option or a rules file is invalid."""
+    """An option value, a config file or a rules file is invalid (exit 64)."""
+
+
+class UsageError(ScrublineError, ValueError):
+    """A bad command line: an unknown or misplaced option, a missing command (exit 64,
+    before anything is read or stored)."""
 
 
 class TraceError(ScrublineError, ValueError):

@@ -21,6 +21,8 @@ import httpx
 import httpx_sse
 import orjson
 
+from scrubline.errors import ScrublineError
+
 #: One SSE event (its data) may not grow past this without ending; a server that sends
 #: an endless line fails the run instead of filling memory.
 MAX_EVENT_BYTES = 8 << 20
@@ -34,7 +36,7 @@ DEFAULT_READ_TIMEOUT = 120.0
 CONNECT_TIMEOUT = 10.0
 
 
-class ModelFailed(Exception):
+class ModelFailed(ScrublineError):
     """The model server failed this response. ``code`` names the failure for the result's
     ``error.code``; ``retryable`` says whether the same request may succeed later."""
 

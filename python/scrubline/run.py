@@ -1,5 +1,5 @@
 """One run: runtime source → boundary (Rust: redaction, projection) → durable record →
-stdout, ending with the authoritative result (CONTRACT §1-4).
+stdout, ending with the authoritative result (docs/contract.md §1-4).
 
 Every batch of records is committed (fsynced) before its lines are written, so whatever
 reached stdout is in the store. Whatever ends the run — the trace's ``run_end``, a
@@ -19,16 +19,13 @@ from typing import Any, ClassVar, Protocol
 
 import orjson
 
+from scrubline import exits
 from scrubline._core import Boundary, Scrubber
 from scrubline.artifacts import MAX_PER_RUN, ArtifactError, Content, address, decode_content
 from scrubline.errors import RunBusy, StoreError, TraceError
 from scrubline.foreign import Foreign
 from scrubline.runtime import Batch, Child, Replay, RuntimeFailed, RuntimeLimit, lines_of
 from scrubline.store import NoStore, Record, SessionStore, new_run_id
-
-#: Exit codes of R6 beyond the result's own.
-EXIT_BAD_INPUT = 65
-SIGNAL_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
 
 
 @dataclass
@@ -84,7 +81,7 @@ class _Stop:
         self.signum = signum
 
     def __enter__(self) -> _Stop:
-        for s in SIGNAL_EXIT:
+        for s in exits.BY_SIGNAL:
             with contextlib.suppress(ValueError):  # not the main thread: no signals to catch
                 self._old[s] = signal.signal(s, self._handle)
         return self
@@ -237,7 +234,7 @@ def execute(opts: RunOptions, store: SessionStore | NoStore, sink: Sink) -> RunO
                     "outcome": "failed",
                     "reason": "the runtime trace has a bad line",
                     "error": ("bad_input", str(e), e.line),
-                    "exit_code": EXIT_BAD_INPUT,
+                    "exit_code": exits.BAD_INPUT,
                     "failed_runs": 1,
                 }
             else:
@@ -382,5 +379,5 @@ def _cancelled(signum: int | None) -> dict:
     return {
         "outcome": "cancelled",
         "reason": f"interrupted by {name}",
-        "exit_code": SIGNAL_EXIT.get(signum, 130),
+        "exit_code": exits.BY_SIGNAL.get(signum, exits.BY_SIGNAL[signal.SIGINT]),
     }

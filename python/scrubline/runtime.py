@@ -1,4 +1,4 @@
-"""Runtime sources: where a run's trace lines come from (CONTRACT §1).
+"""Runtime sources: where a run's trace lines come from (docs/contract.md §1).
 
 A source yields batches of ``(first_line_number, block)``: the whole lines available
 now, so the run can make the whole batch durable with one commit before emitting it. Reads are
@@ -21,11 +21,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from scrubline import _core
 from scrubline._core import count_lines
-from scrubline.errors import TraceError
+from scrubline.errors import ScrublineError, TraceError
 
-#: The bound on one trace line, newline excluded (trace.md).
-MAX_LINE = 8 << 20
+#: The bound on one trace line, newline excluded (docs/trace.md), as the core keeps it.
+MAX_LINE: int = _core.MAX_LINE
 #: One read of a trace file: a batch is what one read brought (one commit each).
 FILE_CHUNK = 1 << 18
 #: One read of a pipe: what is available, at most this much.
@@ -36,7 +37,7 @@ PIPE_CHUNK = 1 << 16
 Batch = tuple[int, bytes]
 
 
-class RuntimeFailed(Exception):
+class RuntimeFailed(ScrublineError):
     """The runtime process died, hung or misbehaved; the run ends as failed (exit 1)."""
 
     def __init__(self, code: str, reason: str) -> None:
@@ -45,7 +46,7 @@ class RuntimeFailed(Exception):
         self.reason = reason
 
 
-class RuntimeLimit(Exception):
+class RuntimeLimit(ScrublineError):
     """The runtime stopped at a budget of its own (``--max-turns``, the model's output
     limit); the run ends with outcome ``limit`` (exit 3) and this reason."""
 

@@ -1,4 +1,4 @@
-"""The JSON-Schema subset of ``titah run --json-schema`` (CONTRACT T7).
+"""The JSON-Schema subset of ``titah run --json-schema`` (T7).
 
 Checked keywords: ``type`` (a name or a list of names; ``integer`` is a number without a
 fraction, ``number`` includes integers, booleans are neither), ``required``,
@@ -13,13 +13,13 @@ import json
 import re
 from typing import Any
 
-from scrubline.errors import ConfigError
+from scrubline.errors import ConfigError, ScrublineError
 
 _TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
 _FENCE = re.compile(r"\A\s*```(?:json|JSON)?[ \t]*\n(.*?)\n?```\s*\Z", re.S)
 
 
-class Mismatch(Exception):
+class Mismatch(ScrublineError, ValueError):
     """The first place the value breaks the schema: a JSON path and the rule."""
 
     def __init__(self, path: str, rule: str) -> None:

@@ -12,8 +12,8 @@ from typing import NamedTuple
 from scrubline import _core
 from scrubline.errors import ConfigError, ScrublineWarning
 
-DEFAULT_REPLACEMENT = "[REDACTED:{rule}]"
-MIN_LITERAL_LEN = 8
+DEFAULT_REPLACEMENT: str = _core.DEFAULT_REPLACEMENT
+MIN_LITERAL_LEN: int = _core.MIN_LITERAL_LEN
 _RULE_KEYS = frozenset(
     {"id", "pattern", "keywords", "description", "max_len", "left_guard", "right_guard", "overflow"}
 )
@@ -128,6 +128,11 @@ class Scrubber:
     def counts(self) -> dict[str, int]:
         """Redactions applied so far, per rule ID."""
         return self._inner.counts
+
+    @property
+    def redactions(self) -> int:
+        """Redactions applied so far, all rules together."""
+        return self._inner.redactions
 
     @property
     def held(self) -> int:

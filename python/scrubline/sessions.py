@@ -1,4 +1,4 @@
-"""Session operations (CONTRACT §5): list, transcript, fork; tag and tenant rules.
+"""Session operations (docs/contract.md §5): list, transcript, fork; tag and tenant rules.
 
 Each operation returns one typed JSON-ready object or raises ``SessionError`` with the
 ``error.code`` to report (exit 65). Another tenant's run is "not found", in the same
@@ -13,7 +13,7 @@ import orjson
 
 from scrubline._core import project
 from scrubline.cursor import CursorError, decode, encode, fingerprint
-from scrubline.errors import ConfigError
+from scrubline.errors import ConfigError, ScrublineError
 from scrubline.scrubber import scrub
 from scrubline.store import SessionStore, new_run_id
 
@@ -22,7 +22,7 @@ SESSION_LIMIT = (1, 100, 20)
 TRANSCRIPT_LIMIT = (1, 1000, 100)
 
 
-class SessionError(Exception):
+class SessionError(ScrublineError, ValueError):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code

@@ -1,4 +1,4 @@
-"""The session store's interface and its selection (CONTRACT S7): ``SessionStore`` is
+"""The session store's interface and its selection (S7): ``SessionStore`` is
 what the run loop and the session operations need; ``store_sqlite`` (the default, one
 file under ITERON_HOME) and ``store_postgres`` (a shared server) implement it.
 

@@ -1,4 +1,4 @@
-"""The SQLite session store (the default): one database under ITERON_HOME (CONTRACT S7).
+"""The SQLite session store (the default): one database under ITERON_HOME (S7).
 
 A run is one row of ``runs`` plus its append-only ``events`` (already-redacted canonical
 records, docs/projection.md). WAL mode with ``synchronous=FULL``: a commit returns once

@@ -1,7 +1,8 @@
-"""What the front ends share about their command lines: argparse errors become usage
-errors (exit 64, one line on stderr, nothing on stdout), and the runtime source options
-(``--replay``, ``--runtime-cmd``, ``--timeout``; the bundled demo when none is given;
-``--from`` and ``--runtime`` for the agent CLIs of docs/agents.md)."""
+"""What the three front ends share about their command lines: one parser class whose
+errors are usage errors (exit 64, one line on stderr, nothing on stdout), the options
+they have in common under one name each (the runtime source, ``--output-format``,
+``--output-schema-version``, ``--literal-env``), and the check that refuses an option
+given to an operation it does not apply to."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ import os
 import shlex
 import shutil
 import sys
+from collections.abc import Iterable
 from typing import NoReturn
 
-from scrubline import agent
+from scrubline import agent, exits
+from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS
 from scrubline.agent import ModelRuntime
+from scrubline.errors import UsageError
 from scrubline.foreign import (
     EXECUTABLE,
     FOREIGN,
@@ -24,42 +28,183 @@ from scrubline.foreign import (
 )
 from scrubline.runtime import Child, Replay
 
-EXIT_USAGE = 64
+EXIT_USAGE = exits.USAGE
 FORMATS = ("text", "json", "stream-json")
+#: The resident App Server protocol: never a CLI stream version (O3, O5).
+RESIDENT_PROTOCOL_VERSION = 7
+SUPPORTED = ", ".join(map(str, SCHEMA_VERSIONS))
 
-
-class UsageError(Exception):
-    """A bad command line: exit 64 before anything is read or stored."""
+__all__ = ["UsageError"]
 
 
 class Parser(argparse.ArgumentParser):
+    """argparse with usage errors raised (the front end prints one line and exits 64),
+    no abbreviated options (``--api-key`` must never be taken for ``--api-key-env``),
+    and help that keeps the examples' line breaks."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        kwargs.setdefault("formatter_class", argparse.RawDescriptionHelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
 
 
-def add_source(p: argparse.ArgumentParser) -> None:
-    src = p.add_mutually_exclusive_group()
-    src.add_argument("--replay", metavar="FILE", help="a recorded runtime trace ('-' = stdin)")
-    src.add_argument("--runtime-cmd", metavar="CMD", help="a runtime process writing a trace")
-    src.add_argument(
-        "--runtime", choices=FOREIGN, help="start this agent CLI on the task (implies --from)"
-    )
-    src.add_argument(
-        "--model-url", metavar="URL", help="an OpenAI-compatible server (or $ITERON_MODEL_URL)"
-    )
-    p.add_argument("--runtime-path", metavar="PATH", help="the agent CLI's executable")
+def add_output_format(p: argparse.ArgumentParser) -> None:
     p.add_argument(
+        "--output-format",
+        default="text",
+        metavar="FORMAT",
+        help="text (default, for people), json (one result object) or stream-json (JSONL)",
+    )
+
+
+def add_output_schema_version(p: argparse.ArgumentParser, *aliases: str, **kw) -> None:
+    p.add_argument(
+        "--output-schema-version",
+        *aliases,
+        default=None,
+        metavar="N",
+        help=f"the published JSON shape: {SUPPORTED} (default {DEFAULT_SCHEMA_VERSION})",
+        **kw,
+    )
+
+
+def add_literal_env(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--literal-env",
+        action="append",
+        default=[],
+        metavar="VAR",
+        help="also redact the value of environment variable VAR (repeatable)",
+    )
+
+
+def add_run_options(p: argparse.ArgumentParser, config_file: str) -> None:
+    """What every run takes besides its source: approvals, config, tenant."""
+    p.add_argument("--auto", action="store_true", help="approve tools that need a dialog")
+    p.add_argument(
+        "--config", default=None, metavar="FILE", help=f"TOML config (default ./{config_file})"
+    )
+    add_tenant(p)
+    add_store(p)
+
+
+def add_store(p: argparse.ArgumentParser, **kw) -> None:
+    p.add_argument(
+        "--store",
+        default=None,
+        metavar="URL",
+        help="the session store: postgresql://… or sqlite:///PATH (default $ITERON_STORE,"
+        " else the SQLite file under ITERON_HOME); prefer $ITERON_STORE for a URL with a"
+        " password",
+        **kw,
+    )
+
+
+def add_tenant(p: argparse.ArgumentParser, **kw) -> None:
+    p.add_argument(
+        "--tenant",
+        default=None,
+        metavar="TENANT",
+        help="the tenant (default $ITERON_TENANT, else 'default')",
+        **kw,
+    )
+
+
+def schema_version(fmt: str, raw: str | None) -> int:
+    """O2/O3: the version to project onto; ``UsageError`` for anything unsupported."""
+    if fmt not in FORMATS:
+        raise UsageError(f"--output-format must be one of {', '.join(FORMATS)}, not {fmt!r}")
+    if raw is None:
+        return DEFAULT_SCHEMA_VERSION
+    if fmt == "text":
+        raise UsageError("--output-schema-version applies to json and stream-json only")
+    try:
+        v = int(raw, 10)
+    except ValueError:
+        raise UsageError(f"--output-schema-version must be a number, not {raw!r}") from None
+    if v == RESIDENT_PROTOCOL_VERSION:
+        raise UsageError(
+            "schema version 7 is the resident App Server protocol, not a CLI stream version;"
+            f" supported: {SUPPORTED}"
+        )
+    if v not in SCHEMA_VERSIONS:
+        raise UsageError(f"unsupported --output-schema-version {v}; supported: {SUPPORTED}")
+    return v
+
+
+def given(p: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, str]:
+    """The options set on the command line (their value differs from the default), by
+    destination, each with the option string a user typed for it."""
+    found = {}
+    for action in p._actions:
+        if not action.option_strings or action.dest == "help":
+            continue
+        if getattr(args, action.dest, action.default) != action.default:
+            found[action.dest] = action.option_strings[0]
+    return found
+
+
+def refuse_unused(options: dict[str, str], allowed: Iterable[str], what: str) -> None:
+    """``UsageError`` naming the first option in ``options`` that ``what`` does not take:
+    an option that does not apply is refused, never silently ignored."""
+    allowed = set(allowed)
+    extra = [name for dest, name in options.items() if dest not in allowed]
+    if extra:
+        raise UsageError(f"{', '.join(extra)} does not apply to {what}")
+
+
+def add_source(p: argparse.ArgumentParser) -> None:
+    """Where a run's events come from: one of --replay, --runtime-cmd, --runtime,
+    --model-url (the bundled demo trace when none is given)."""
+    src = p.add_argument_group("runtime source (default: the bundled demo trace)")
+    one = src.add_mutually_exclusive_group()
+    one.add_argument("--replay", metavar="FILE", help="read a recorded trace ('-' = stdin)")
+    one.add_argument(
+        "--runtime-cmd", metavar="CMD", help="start CMD and read the trace it writes on stdout"
+    )
+    one.add_argument(
+        "--runtime",
+        choices=FOREIGN,
+        metavar="AGENT",
+        help=f"start this agent CLI on the task ({', '.join(FOREIGN)}; implies --from)",
+    )
+    one.add_argument(
+        "--model-url",
+        metavar="URL",
+        help="run the built-in agent on an OpenAI-compatible server (or $ITERON_MODEL_URL)",
+    )
+    src.add_argument(
+        "--runtime-path", metavar="PATH", help="the agent CLI's executable (with --runtime)"
+    )
+    src.add_argument(
         "--from",
         dest="from_",
         choices=FROM_CHOICES,
         default=None,
-        help="the input's format: trace (default), claude-code, codex, gemini",
+        metavar="FORMAT",
+        help=f"the input's format: {', '.join(FROM_CHOICES)} (default trace; docs/agents.md)",
     )
-    p.add_argument("--timeout", type=float, default=None, help="seconds for the whole run")
-    model = p.add_argument_group("the built-in model runtime (docs/runtime.md)")
+    src.add_argument(
+        "--timeout", type=float, default=None, metavar="SECONDS", help="limit the whole run"
+    )
+    model = p.add_argument_group("the built-in model runtime (with --model-url, docs/runtime.md)")
+    model.add_argument(
+        "--model", default=None, metavar="NAME", help="the model's name (or $ITERON_MODEL)"
+    )
     model.add_argument("--api-key-env", metavar="VAR", help="the variable holding the API key")
-    model.add_argument("--max-turns", type=int, default=None, help="model calls at most")
-    model.add_argument("--model-read-timeout", type=float, default=None, metavar="SECONDS")
+    model.add_argument(
+        "--max-turns", type=int, default=None, metavar="N", help="call the model at most N times"
+    )
+    model.add_argument(
+        "--model-read-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="give up on a response that sends nothing for this long",
+    )
 
 
 def split_agent_args(argv: list[str] | None) -> tuple[list[str], list[str]]:

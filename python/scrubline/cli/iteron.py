@@ -1,4 +1,5 @@
-"""``iteron``: one-shot runs with versioned machine output (CONTRACT §2-5).
+"""``iteron``: one-shot runs with versioned machine output, and the session operations
+on what they recorded (docs/contract.md §2-6).
 
     iteron run [--output-format F] [--output-schema-version N] [--replay FILE |
                --runtime-cmd CMD | --model-url URL --model NAME [--auto] [--max-turns N]]
@@ -26,16 +27,24 @@ import sys
 
 import orjson
 
-from scrubline import config, sessions
+from scrubline import config, exits, sessions
 from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS, Boundary
 from scrubline.agent import ModelRuntime
 from scrubline.artifacts import ArtifactError, check_address
 from scrubline.cli.argv import (
-    EXIT_USAGE,
-    FORMATS,
+    RESIDENT_PROTOCOL_VERSION,
     Parser,
     UsageError,
+    add_literal_env,
+    add_output_format,
+    add_output_schema_version,
+    add_run_options,
     add_source,
+    add_store,
+    add_tenant,
+    given,
+    refuse_unused,
+    schema_version,
     source,
     split_agent_args,
 )
@@ -47,67 +56,110 @@ from scrubline.scrubber import env_literals
 from scrubline.sessions import SessionError
 from scrubline.store import SessionStore, home, new_run_id, open_store
 
-EXIT_FAILED = 1
-EXIT_BAD_INPUT = 65
-#: The resident App Server protocol (not a CLI stream version, O5).
-RESIDENT_PROTOCOL_VERSION = 7
-STORE_HELP = "postgresql://… or sqlite:///PATH (default $ITERON_STORE, else ITERON_HOME's file)"
+EXAMPLES = """\
+examples:
+  iteron run --output-format stream-json                 the bundled demo, as JSONL
+  iteron run --replay trace.jsonl --output-format json   one result object
+  iteron run --runtime claude-code "fix the test" --output-format stream-json
+  iteron --sessions --session-limit 5                    the five newest runs
+  iteron --transcript RUN_ID                             a run's events, redacted
+
+exit codes: 0 done/drained, 1 failed (retry may help), 3 stopped at a limit,
+64 usage, 65 bad input (malformed trace, rejected cursor, tag or run id),
+130/143 interrupted by SIGINT/SIGTERM."""
+
+#: Each session operation (the option that selects it) and the options it takes.
+OPERATIONS: dict[str, tuple[str, ...]] = {
+    "sessions": ("session_limit", "session_cursor", "top_tag", "top_tenant", "top_version"),
+    "transcript": ("transcript_cursor", "transcript_limit", "top_tenant", "top_version"),
+    "fork": ("top_tenant", "top_version"),
+    "artifacts": ("artifacts_cursor", "artifacts_limit", "top_tenant", "top_version"),
+    "artifact_open": ("top_tenant",),
+}
+#: What every session operation takes besides its own options.
+EVERY_OPERATION = ("top_store",)
 
 
 def parser() -> Parser:
-    p = Parser(prog="iteron", description="One-shot agent runs with versioned JSON output.")
+    p = Parser(
+        prog="iteron",
+        description="One-shot agent runs with redacted, versioned JSON output; the sessions "
+        "they recorded.",
+        epilog=EXAMPLES,
+    )
     p.add_argument(
         "--machine-contract",
         action="store_true",
         help="print the supported CLI stream versions as JSON (no runtime, no store)",
     )
-    ops = p.add_argument_group("session operations (one typed JSON object each)")
+    ops = p.add_argument_group("session operations (one typed JSON object each, no command)")
     ops.add_argument("--sessions", action="store_true", help="list sessions, newest first")
-    ops.add_argument("--session-limit", default=None, help="sessions per page, 1-100 (20)")
-    ops.add_argument("--session-cursor", default=None, metavar="TOKEN")
-    ops.add_argument("--transcript", default=None, metavar="RUN_ID")
-    ops.add_argument("--transcript-cursor", default=None, metavar="TOKEN")
-    ops.add_argument("--transcript-limit", default=None, help="events per page, 1-1000 (100)")
-    ops.add_argument("--fork", default=None, metavar="RUN_ID")
+    ops.add_argument(
+        "--session-limit", default=None, metavar="N", help="sessions per page, 1-100 (20)"
+    )
+    ops.add_argument(
+        "--session-cursor", default=None, metavar="TOKEN", help="the next_cursor of a page"
+    )
+    ops.add_argument("--transcript", default=None, metavar="RUN_ID", help="a run's events")
+    ops.add_argument(
+        "--transcript-cursor", default=None, metavar="TOKEN", help="the older_cursor of a page"
+    )
+    ops.add_argument(
+        "--transcript-limit", default=None, metavar="N", help="events per page, 1-1000 (100)"
+    )
+    ops.add_argument("--fork", default=None, metavar="RUN_ID", help="a new run from this one")
     ops.add_argument("--artifacts", default=None, metavar="RUN_ID", help="a run's artifacts")
-    ops.add_argument("--artifacts-cursor", default=None, metavar="TOKEN")
-    ops.add_argument("--artifacts-limit", default=None, help="artifacts per page, 1-1000 (100)")
-    ops.add_argument("--artifact-open", default=None, metavar="HASH", help="write its content")
-    ops.add_argument("--agent-definition-tag", dest="top_tag", default=None, metavar="TAG")
-    ops.add_argument("--tenant", dest="top_tenant", default=None)
-    ops.add_argument("--output-schema-version", dest="top_version", default=None)
-    ops.add_argument("--store", dest="top_store", default=None, metavar="URL", help=STORE_HELP)
-    sub = p.add_subparsers(dest="command", parser_class=Parser)
-    # No abbreviations: `--api-key` must never be taken for `--api-key-env`.
-    run = sub.add_parser("run", help="run one task and write its output", allow_abbrev=False)
+    ops.add_argument(
+        "--artifacts-cursor", default=None, metavar="TOKEN", help="the next_cursor of a page"
+    )
+    ops.add_argument(
+        "--artifacts-limit", default=None, metavar="N", help="artifacts per page, 1-1000 (100)"
+    )
+    ops.add_argument(
+        "--artifact-open", default=None, metavar="HASH", help="write an artifact's content"
+    )
+    ops.add_argument(
+        "--agent-definition-tag",
+        dest="top_tag",
+        default=None,
+        metavar="TAG",
+        help="list only the sessions with this tag",
+    )
+    add_tenant(ops, dest="top_tenant")
+    add_store(ops, dest="top_store")
+    add_output_schema_version(ops, dest="top_version")
+    sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
+    run = sub.add_parser(
+        "run",
+        help="run one task and write its output",
+        description="Run one task; its redacted events go to stdout and to the session store.",
+        epilog=EXAMPLES,
+    )
     run.add_argument("prompt", nargs="?", default=None, help="the task (passed to the runtime)")
-    run.add_argument("--output-format", default="text", help="text (default), json, stream-json")
-    run.add_argument("--output-schema-version", default=None, help="4, 5, 6 or 8 (default 8)")
+    add_output_format(run)
+    add_output_schema_version(run)
     add_source(run)
-    run.add_argument("--model", default=None, help="the model's name (or $ITERON_MODEL)")
-    run.add_argument("--auto", action="store_true", help="approve tools that need a dialog")
-    run.add_argument("--max-turn-tokens", type=int, default=None, help="limits.turnTokens")
-    run.add_argument("--config", default=None, help="TOML config (default ./iteron.toml)")
-    run.add_argument("--tenant", default=None, help="tenant (default $ITERON_TENANT or default)")
-    run.add_argument("--store", default=None, metavar="URL", help=STORE_HELP)
+    add_run_options(run, "iteron.toml")
+    run.add_argument(
+        "--max-turn-tokens", type=int, default=None, metavar="N", help="limits.turnTokens"
+    )
     again = run.add_mutually_exclusive_group()
     again.add_argument("--resume", default=None, metavar="RUN_ID", help="append to this run")
     again.add_argument(
         "--continue", dest="cont", action="store_true", help="append to the latest run"
     )
-    run.add_argument("--agent-definition-tag", default=None, metavar="TAG")
+    run.add_argument(
+        "--agent-definition-tag",
+        default=None,
+        metavar="TAG",
+        help="record this tag with a new run (a resume may only repeat it)",
+    )
     run.add_argument(
         "--scrub-artifacts",
         action="store_true",
         help="scrub artifact content before hashing and storing it (default: as produced)",
     )
-    run.add_argument(
-        "--literal-env",
-        action="append",
-        default=[],
-        metavar="VAR",
-        help="also redact the value of this environment variable (repeatable)",
-    )
+    add_literal_env(run)
     return p
 
 
@@ -118,28 +170,6 @@ def machine_contract() -> dict:
         "default_cli_stream_version": DEFAULT_SCHEMA_VERSION,
         "resident_protocol_version": RESIDENT_PROTOCOL_VERSION,
     }
-
-
-def schema_version(fmt: str, raw: str | None) -> int:
-    """O2/O3: the version to project onto; UsageError for anything unsupported."""
-    if fmt not in FORMATS:
-        raise UsageError(f"--output-format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    if raw is None:
-        return DEFAULT_SCHEMA_VERSION
-    if fmt == "text":
-        raise UsageError("--output-schema-version applies to json and stream-json only")
-    try:
-        v = int(raw, 10)
-    except ValueError:
-        raise UsageError(f"--output-schema-version must be a number, not {raw!r}") from None
-    if v == RESIDENT_PROTOCOL_VERSION:
-        raise UsageError(
-            "schema version 7 is the resident App Server protocol, not a CLI stream version;"
-            " supported: 4, 5, 6, 8"
-        )
-    if v not in SCHEMA_VERSIONS:
-        raise UsageError(f"unsupported --output-schema-version {v}; supported: 4, 5, 6, 8")
-    return v
 
 
 class Unavailable(Exception):
@@ -173,13 +203,13 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
     except (UsageError, ConfigError) as e:
         print(f"iteron: {e}", file=sys.stderr)
-        return EXIT_USAGE
+        return exits.USAGE
     except Rejected as e:
         if e.machine:
             obj = sessions.error_object(e.err.code, str(e.err), e.version)
             sys.stdout.buffer.write(orjson.dumps(obj) + b"\n")
         print(f"iteron: {e.err.code}: {e.err}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return exits.BAD_INPUT
     except Unavailable as e:
         # No rollout can be opened: the run fails (retry may help), and the machine
         # formats still end with their one terminal object (O6).
@@ -197,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
             obj = sessions.error_object("store_unavailable", str(e), e.version)
             sys.stdout.buffer.write(orjson.dumps(obj) + b"\n")
         print(f"iteron: store_unavailable: {e}", file=sys.stderr)
-        return EXIT_FAILED
+        return exits.FAILED
 
 
 def bounded(raw: str | None, name: str, bounds: tuple[int, int, int]) -> int:
@@ -221,22 +251,16 @@ def tenant_of(explicit: str | None, version: int, machine: bool) -> str:
         raise Rejected(e, version, machine) from None
 
 
-def session_op(args: argparse.Namespace) -> int:
-    """--sessions, --transcript, --fork: exactly one, one typed object on stdout."""
-    chosen = [n for n, v in (("--sessions", args.sessions), ("--transcript", args.transcript),
-                             ("--fork", args.fork), ("--artifacts", args.artifacts),
-                             ("--artifact-open", args.artifact_open)) if v]  # fmt: skip
+def session_op(args: argparse.Namespace, options: dict[str, str]) -> int:
+    """--sessions, --transcript, --fork, --artifacts, --artifact-open: exactly one, with
+    only the options it takes; one typed object on stdout."""
+    chosen = [op for op in OPERATIONS if op in options]
     if len(chosen) > 1:
-        raise UsageError(f"{' and '.join(chosen)} exclude each other")
+        raise UsageError(f"{' and '.join(options[op] for op in chosen)} exclude each other")
+    op = chosen[0]
+    takes = OPERATIONS[op] + EVERY_OPERATION
+    refuse_unused({d: n for d, n in options.items() if d != op}, takes, options[op])
     version = schema_version("json", args.top_version)
-    if args.session_cursor and not args.sessions:
-        raise UsageError("--session-cursor goes with --sessions")
-    if (args.transcript_cursor or args.transcript_limit) and not args.transcript:
-        raise UsageError("--transcript-cursor and --transcript-limit go with --transcript")
-    if (args.artifacts_cursor or args.artifacts_limit) and not args.artifacts:
-        raise UsageError("--artifacts-cursor and --artifacts-limit go with --artifacts")
-    if args.top_tag is not None and not args.sessions:
-        raise UsageError("--agent-definition-tag filters --sessions (or tags `iteron run`)")
     limit = bounded(args.session_limit, "--session-limit", sessions.SESSION_LIMIT)
     tlimit = bounded(args.transcript_limit, "--transcript-limit", sessions.TRANSCRIPT_LIMIT)
     alimit = bounded(args.artifacts_limit, "--artifacts-limit", sessions.TRANSCRIPT_LIMIT)
@@ -276,23 +300,24 @@ def session_op(args: argparse.Namespace) -> int:
 
 def _main(argv: list[str] | None) -> int:
     argv, agent_args = split_agent_args(argv)
-    args = parser().parse_args(argv)
+    p = parser()
+    args = p.parse_args(argv)
+    top = given(p, args)
     if args.machine_contract:
-        if args.command or args.sessions or args.transcript or args.fork or args.artifacts:
+        refuse_unused(top, ("machine_contract",), "--machine-contract")
+        if args.command:
             raise UsageError("--machine-contract takes no command")
         sys.stdout.buffer.write(orjson.dumps(machine_contract()) + b"\n")
         return 0
-    if args.command is None and (
-        args.sessions or args.transcript or args.fork or args.artifacts or args.artifact_open
-    ):
-        return session_op(args)
-    if args.command != "run":
-        raise UsageError("a command is required: run, --sessions, --transcript, --fork")
-    if any((args.sessions, args.transcript, args.fork, args.artifacts, args.artifact_open,
-            args.session_limit, args.session_cursor,
-            args.transcript_cursor, args.top_tag, args.top_tenant, args.top_version,
-            args.top_store)):  # fmt: skip
-        raise UsageError("session options go before no command; `run` takes its own options")
+    if args.command is None:
+        if not any(op in top for op in OPERATIONS):
+            raise UsageError(
+                "a command is required: run, or one of --sessions, --transcript, --fork,"
+                " --artifacts, --artifact-open, --machine-contract"
+            )
+        return session_op(args, top)
+    # `run` takes its own options; the session operations' go before no command.
+    refuse_unused(top, (), "`iteron run` (session options go before no command)")
     version = schema_version(args.output_format, args.output_schema_version)
     machine = args.output_format != "text"
     cfg = config.load("iteron", args.config)
@@ -354,12 +379,12 @@ def open_artifact(store: SessionStore, root, tenant: str, hash_: str) -> int:
         raise UsageError(str(e)) from None
     if not store.tenant_has_artifact(tenant, hash_):
         print(f"iteron: not_found: artifact {hash_!r} not found", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return exits.BAD_INPUT
     try:
         data = content.verify(hash_)
     except ArtifactError as e:
         print(f"iteron: artifact_{e.code}: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return exits.BAD_INPUT
     sys.stdout.buffer.write(data)
     sys.stdout.buffer.flush()
     return 0

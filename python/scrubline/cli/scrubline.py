@@ -1,15 +1,14 @@
-"""``scrubline``: the engine as a Unix filter (CONTRACT §8, D6).
+"""``scrubline``: the engine as a Unix filter (docs/contract.md §8, D6).
 
-    scrubline scrub [FILE] [--literal-env NAME]... [--rules FILE] [--stats] [--sample]
-    scrubline project [FILE] [--schema-version N] [--literal-env NAME]... [--from TOOL]
+    scrubline scrub [FILE] [--literal-env VAR]... [--rules FILE] [--stats] [--sample]
+    scrubline project [FILE] [--output-schema-version N] [--literal-env VAR]... [--from F]
     scrubline rules [--json]
 
 ``scrub`` streams FILE (or stdin) to stdout in bounded memory: it reads whatever is
 available (at most 64 KiB at a time), writes what is safe at once, and flushes at the
 end. ``project`` runs a runtime trace (JSONL) through the run boundary: redacted,
-projected onto schema N (4, 5, 6, 8; default 8), ending with the result; no store.
-Exit codes: 0 ok, 64 usage or configuration error, 65 bad trace line (``project``),
-66 input file missing; otherwise ``project`` exits with the result's exit code.
+projected onto the selected schema version, ending with the result; no store. Both show
+a progress line on stderr when it is a terminal (``--progress``/``--no-progress``).
 """
 
 from __future__ import annotations
@@ -20,66 +19,120 @@ import signal
 import sys
 import warnings
 from importlib import resources
-from typing import BinaryIO, NoReturn
+from typing import BinaryIO
 
-from scrubline._core import SCHEMA_VERSIONS
+from scrubline import exits
+from scrubline.cli.argv import (
+    Parser,
+    UsageError,
+    add_literal_env,
+    add_output_schema_version,
+    schema_version,
+)
 from scrubline.errors import ScrublineError
+from scrubline.foreign import FROM_CHOICES
+from scrubline.progress import Progress, wanted
 from scrubline.scrubber import DEFAULT_REPLACEMENT, Scrubber, rules
 
-EX_USAGE = 64
-EX_NOINPUT = 66
 CHUNK = 64 * 1024
 
+EXAMPLES = """\
+examples:
+  scrubline scrub --sample                       the bundled sample, redacted
+  make test 2>&1 | scrubline scrub > ci.log      a CI log without credentials
+  scrubline scrub --literal-env DB_PASSWORD --stats < out.txt
+  scrubline project trace.jsonl --output-schema-version 6
+  claude -p "..." --output-format stream-json | scrubline project --from claude-code
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
-        sys.exit(EX_USAGE)
+exit codes: 0 ok, 64 usage or configuration error, 65 bad trace line (project),
+66 input file missing; otherwise project exits with the result's exit code."""
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="scrubline", description="Streaming credential scrubber for agent output.")
-    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    s = sub.add_parser("scrub", help="scrub FILE (or stdin) to stdout")
-    s.add_argument("file", nargs="?", help="input file (default: stdin)")
+class ExitNow(Exception):
+    """Stop with this exit code; the reason is already on stderr."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
+
+
+def _add_input(p: argparse.ArgumentParser, what: str, replay: bool = False) -> None:
+    p.add_argument("file", nargs="?", metavar="FILE", help=f"{what} (default: stdin)")
+    if replay:
+        p.add_argument("--replay", metavar="FILE", help="the same as FILE (as in iteron, titah)")
+    p.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress line on stderr (default: only when stderr is a terminal)",
+    )
+
+
+def _parser() -> Parser:
+    p = Parser(
+        prog="scrubline",
+        description="Streaming credential scrubber and JSONL projection for agent output.",
+        epilog=EXAMPLES,
+    )
+    sub = p.add_subparsers(dest="command", required=True, parser_class=Parser, metavar="COMMAND")
+    s = sub.add_parser(
+        "scrub",
+        help="scrub FILE (or stdin) to stdout",
+        description="Scrub text to stdout in bounded memory; credentials become "
+        "[REDACTED:rule-id].",
+        epilog=EXAMPLES,
+    )
+    _add_input(s, "the text to scrub")
     s.add_argument(
         "--sample",
         action="store_true",
         help="scrub the bundled sample of agent output instead of FILE/stdin",
     )
-    s.add_argument(
-        "--literal-env",
-        action="append",
-        default=[],
-        metavar="NAME",
-        help="redact the value of environment variable NAME (repeatable)",
-    )
+    add_literal_env(s)
     s.add_argument("--rules", metavar="FILE", help="TOML file of custom rules")
     s.add_argument(
         "--replacement",
         default=DEFAULT_REPLACEMENT,
+        metavar="TEMPLATE",
         help="replacement template; {rule} is the rule ID (default: %(default)s)",
     )
     s.add_argument("--stats", action="store_true", help="print redactions per rule on stderr")
-    pj = sub.add_parser("project", help="project a runtime trace (FILE or stdin) to stdout")
-    pj.add_argument("file", nargs="?", help="input trace (default: stdin)")
-    pj.add_argument("--schema-version", type=int, default=8, help="4, 5, 6 or 8 (default 8)")
-    pj.add_argument("--literal-env", action="append", default=[], metavar="NAME")
+    pj = sub.add_parser(
+        "project",
+        help="project a runtime trace (FILE or stdin) to stdout",
+        description="Run a runtime trace through the output boundary: redacted JSONL in "
+        "the selected schema version, ending with the result. Nothing is stored.",
+        epilog=EXAMPLES,
+    )
+    _add_input(pj, "the runtime trace", replay=True)
+    add_output_schema_version(pj, "--schema-version")
+    add_literal_env(pj)
     pj.add_argument(
         "--from",
         dest="from_",
-        choices=("trace", "claude-code", "codex", "gemini"),
+        choices=FROM_CHOICES,
         default="trace",
-        help="the input's format: trace (default) or an agent CLI's stream (docs/agents.md)",
+        metavar="FORMAT",
+        help=f"the input's format: {', '.join(FROM_CHOICES)} (default trace; docs/agents.md)",
     )
-    r = sub.add_parser("rules", help="list the built-in rules")
+    r = sub.add_parser(
+        "rules",
+        help="list the built-in rules",
+        description="List the built-in rules: ID, tier and what each one finds.",
+        epilog=EXAMPLES,
+    )
     r.add_argument("--json", action="store_true", help="one JSON array instead of a table")
     return p
 
 
 def _open_input(args: argparse.Namespace) -> BinaryIO:
-    if args.sample:
+    if getattr(args, "replay", None) is not None:
+        if args.file is not None:
+            raise UsageError("FILE and --replay FILE are the same input: give one")
+        args.file = args.replay
+    if getattr(args, "sample", False):
+        if args.file:
+            raise UsageError("--sample and FILE exclude each other")
         return resources.files("scrubline.data").joinpath("sample_agent_output.txt").open("rb")
     if args.file in (None, "-"):
         return sys.stdin.buffer
@@ -87,12 +140,10 @@ def _open_input(args: argparse.Namespace) -> BinaryIO:
         return open(args.file, "rb")
     except OSError as e:
         print(f"scrubline: {args.file}: {e.strerror}", file=sys.stderr)
-        sys.exit(EX_NOINPUT)
+        raise ExitNow(exits.NO_INPUT) from None
 
 
 def _scrub(args: argparse.Namespace) -> int:
-    if args.sample and args.file:
-        _parser().error("--sample and FILE exclude each other")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -103,21 +154,26 @@ def _scrub(args: argparse.Namespace) -> int:
             )
         except ScrublineError as e:
             print(f"scrubline: {e}", file=sys.stderr)
-            return EX_USAGE
+            return exits.USAGE
     for w in caught:
         print(f"scrubline: warning: {w.message}", file=sys.stderr)
     src = _open_input(args)
     out = sys.stdout.buffer
     read = getattr(src, "read1", src.read)
     feed = scrubber.feed_bytes
+    progress = Progress("scrub", lambda: scrubber.redactions) if wanted(args.progress) else None
     try:
         while chunk := read(CHUNK):
             if data := feed(chunk):
                 out.write(data)
                 out.flush()
+            if progress is not None:
+                progress.update(len(chunk))
         out.write(scrubber.flush_bytes())
         out.flush()
     finally:
+        if progress is not None:
+            progress.close()
         if src is not sys.stdin.buffer:
             src.close()
     if args.stats:
@@ -125,7 +181,7 @@ def _scrub(args: argparse.Namespace) -> int:
         for rule_id in sorted(counts):
             print(f"{rule_id}\t{counts[rule_id]}", file=sys.stderr)
         print(f"total\t{sum(counts.values())}", file=sys.stderr)
-    return 0
+    return exits.OK
 
 
 def _project(args: argparse.Namespace) -> int:
@@ -136,25 +192,28 @@ def _project(args: argparse.Namespace) -> int:
     from scrubline.scrubber import env_literals
     from scrubline.store import NoStore
 
-    if args.schema_version not in SCHEMA_VERSIONS:
-        _parser().error(
-            f"unsupported --schema-version {args.schema_version}; supported: 4, 5, 6, 8"
-        )
-    args.sample = False
+    version = schema_version("stream-json", args.output_schema_version)
     src = _open_input(args)
     literals = env_literals(args.literal_env)
     trace: Replay | Foreign = Replay(stream=src)
     if args.from_ != "trace":
         trace = Foreign(trace, args.from_, literals)
-    opts = RunOptions(
-        source=trace,
-        version=args.schema_version,
-        literals=literals,
-        prog="scrubline",
-    )
+    opts = RunOptions(source=trace, version=version, literals=literals, prog="scrubline")
+    progress = None
+    if wanted(args.progress):
+        boundary = []  # the run's, once it has admitted something
+
+        def observe(b, records):  # counts what the boundary admitted (redacted bytes)
+            boundary[:] = [b]
+            progress.update(sum(len(r[3]) for r in records))
+
+        progress = Progress("project", lambda: boundary[0].redactions if boundary else 0)
+        opts.observe = observe
     try:
         return execute(opts, NoStore(), StreamSink(sys.stdout.buffer)).exit_code
     finally:
+        if progress is not None:
+            progress.close()
         if src is not sys.stdin.buffer:
             src.close()
 
@@ -167,18 +226,24 @@ def _rules(args: argparse.Namespace) -> int:
         width = max(len(r.id) for r in found)
         for r in found:
             print(f"{r.id:<{width}}  {r.tier:<8} {r.description}")
-    return 0
+    return exits.OK
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
     # A closed pipe (`scrubline scrub | head`) ends us quietly, like any filter.
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    if args.command == "scrub":
-        return _scrub(args)
-    if args.command == "project":
-        return _project(args)
-    return _rules(args)
+    try:
+        args = _parser().parse_args(argv)
+        if args.command == "scrub":
+            return _scrub(args)
+        if args.command == "project":
+            return _project(args)
+        return _rules(args)
+    except UsageError as e:
+        print(f"scrubline: {e}", file=sys.stderr)
+        return exits.USAGE
+    except ExitNow as e:
+        return e.code
 
 
 if __name__ == "__main__":

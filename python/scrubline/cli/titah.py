@@ -1,5 +1,5 @@
 """``titah run``: the same engine, store and boundary as ``iteron``, with the Titah result
-(CONTRACT §7: T1-T9).
+(docs/contract.md §7: T1-T9).
 
     titah run [--output-format text|json|stream-json] [--json-schema FILE] [--auto]
               [--agent NAME] [--model NAME] [--replay FILE | --runtime-cmd CMD] "prompt"
@@ -20,13 +20,15 @@ from typing import Any, TextIO
 
 import orjson
 
-from scrubline import config, schema
+from scrubline import config, exits, schema
 from scrubline.agent import ModelRuntime
 from scrubline.cli.argv import (
-    EXIT_USAGE,
     FORMATS,
     Parser,
     UsageError,
+    add_literal_env,
+    add_output_format,
+    add_run_options,
     add_source,
     source,
     split_agent_args,
@@ -36,27 +38,49 @@ from scrubline.permissions import Permissions, allowlist
 from scrubline.render import TextSink
 from scrubline.run import RunOptions, execute
 from scrubline.runtime import Child
+from scrubline.scrubber import env_literals
 from scrubline.sessions import SessionError, check_tenant
 from scrubline.store import Record, home, open_store
 
-EXIT_SCHEMA = 2
-EXIT_BAD_INPUT = 65
+EXAMPLES = """\
+examples:
+  titah run "summarize the repo"                           the bundled demo, as text
+  titah run --output-format json "list the files"          one Titah result object
+  titah run --json-schema shape.json --output-format json "count the tests"
+  titah run --replay trace.jsonl --output-format stream-json "replay a run"
+
+exit codes: 0 ok, 1 failed (retry may help), 2 the answer did not match --json-schema
+(change the prompt), 3 stopped at a limit, 64 usage, 65 bad input,
+130/143 interrupted by SIGINT/SIGTERM."""
 
 
 def parser() -> Parser:
-    p = Parser(prog="titah", description="Run one Titah turn; script-friendly output.")
-    sub = p.add_subparsers(dest="command", parser_class=Parser)
-    # No abbreviations: `--api-key` must never be taken for `--api-key-env`.
-    run = sub.add_parser("run", help="run one prompt", allow_abbrev=False)
+    p = Parser(
+        prog="titah",
+        description="Run one Titah turn with script-friendly, redacted output.",
+        epilog=EXAMPLES,
+    )
+    sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
+    run = sub.add_parser(
+        "run",
+        help="run one prompt",
+        description="Run one prompt; json modes end with the Titah result object.",
+        epilog=EXAMPLES,
+    )
     run.add_argument("prompt", nargs="?", default="", help="the task")
-    run.add_argument("--output-format", default="text", help="text (default), json, stream-json")
-    run.add_argument("--json-schema", default=None, metavar="FILE", help="require this shape")
-    run.add_argument("--auto", action="store_true", help="approve tools that need a dialog")
-    run.add_argument("--agent", default=None)
-    run.add_argument("--model", default=None, help="the model's name (or $ITERON_MODEL)")
+    add_output_format(run)
+    run.add_argument(
+        "--json-schema",
+        default=None,
+        metavar="FILE",
+        help="ask for an answer of this JSON Schema and check it (exit 2 on a mismatch)",
+    )
+    run.add_argument(
+        "--agent", default=None, metavar="NAME", help="the agent's name for the result"
+    )
     add_source(run)
-    run.add_argument("--config", default=None, help="TOML config (default ./titah.toml)")
-    run.add_argument("--tenant", default=None)
+    add_run_options(run, "titah.toml")
+    add_literal_env(run)
     return p
 
 
@@ -171,7 +195,7 @@ def build_result(
                 f"Output does not match --json-schema at {e.path}: {e.rule}."
                 " Change the prompt (retrying the same prompt will not help)."
             )
-            code = EXIT_SCHEMA
+            code = exits.SCHEMA_MISMATCH
     result["notices"] = notices
     return result, code
 
@@ -182,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
     except (UsageError, ConfigError) as e:
         print(f"titah: {e}", file=sys.stderr)
-        return EXIT_USAGE
+        return exits.USAGE
 
 
 def _main(argv: list[str] | None) -> int:
@@ -197,7 +221,8 @@ def _main(argv: list[str] | None) -> int:
     limit = config.turn_tokens(cfg)
     allowed = allowlist(cfg)
     prompt = args.prompt + (schema.instruction(shape) if shape is not None else "")
-    src, key = source(args, prompt, cfg, agent_args)
+    literals = env_literals(args.literal_env)
+    src, key = source(args, prompt, cfg, agent_args, literals)
     runtime = src if isinstance(src, Child | ModelRuntime) else None
     permissions = Permissions(args.auto, allowed, runtime)
     collector = Collector(permissions)
@@ -206,17 +231,17 @@ def _main(argv: list[str] | None) -> int:
         tenant = check_tenant(args.tenant or os.environ.get("ITERON_TENANT") or "default")
     except SessionError as e:
         print(f"titah: {e.code}: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return exits.BAD_INPUT
     opts = RunOptions(
         source=src,
         tenant=tenant,
         max_turn_tokens=limit,
-        literals=key,
+        literals=literals + key,
         prog="titah",
         observe=permissions,
     )
     try:
-        store = open_store()
+        store = open_store(args.store)
     except StoreError as e:
         print(f"titah: store_unavailable: {e}", file=sys.stderr)
         if args.output_format != "text":
@@ -225,7 +250,8 @@ def _main(argv: list[str] | None) -> int:
                       "usage": {"input": 0, "output": 0, "context": 0},
                       "notices": [f"Run failed: {e}"]}  # fmt: skip
             sys.stdout.buffer.write(orjson.dumps(failed) + b"\n")
-        return 1
+        return exits.FAILED
+    opts.literals += [s for s in store.secrets() if len(s.encode()) >= 8]
     opts.content = store.content_store(home())
     try:
         outcome = execute(opts, store, sink)

@@ -7,9 +7,11 @@
 
 pub mod adapt;
 pub mod error;
+pub mod exit;
 pub mod project;
 pub mod scrub;
 
 pub use error::Error;
+pub use exit::ExitCode;
 pub use project::{project, Boundary, BoundaryConfig, Finish, SchemaVersion, Step};
 pub use scrub::{scrub, RuleInfo, RuleSet, RuleSpec, Scrubber, Tier};

@@ -1,4 +1,4 @@
-//! Inputs the fuzz targets (fuzz/, `make fuzz`, issue 8) found, minimized by hand, as
+//! Inputs the fuzz targets (fuzz/, `make fuzz`) found, minimized by hand, as
 //! regression tests. Each names the target and the artifact under fuzz/artifacts/.
 //!
 //! A bug found by fuzzing gets its test here before the fix, stating the correct

@@ -1,4 +1,4 @@
-//! The run boundary (CONTRACT §3–4, docs/projection.md): golden fixtures shared with the
+//! The run boundary (docs/contract.md §3–4, docs/projection.md): golden fixtures shared with the
 //! Python tests (tests/fixtures/traces), bad input as typed errors, and the redaction
 //! property over random traces with credentials split across deltas.
 //!

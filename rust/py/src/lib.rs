@@ -7,8 +7,9 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use scrubline_core::project::Record;
-use scrubline_core::scrub::DEFAULT_REPLACEMENT;
-use scrubline_core::{BoundaryConfig, Error, Finish, RuleSet, RuleSpec, SchemaVersion};
+use scrubline_core::project::MAX_LINE;
+use scrubline_core::scrub::{DEFAULT_REPLACEMENT, MIN_LITERAL_LEN};
+use scrubline_core::{BoundaryConfig, Error, ExitCode, Finish, RuleSet, RuleSpec, SchemaVersion};
 
 pyo3::import_exception!(scrubline.errors, RuleError);
 pyo3::import_exception!(scrubline.errors, LiteralError);
@@ -206,6 +207,12 @@ impl Scrubber {
     #[getter]
     fn held(&self) -> usize {
         self.inner.held()
+    }
+
+    /// Redactions applied so far, all rules together.
+    #[getter]
+    fn redactions(&self) -> u64 {
+        self.inner.redactions()
     }
 }
 
@@ -449,6 +456,12 @@ impl Boundary {
         self.inner.broker_latency_us()
     }
 
+    /// Redactions applied so far in every stream of the run.
+    #[getter]
+    fn redactions(&self) -> u64 {
+        self.inner.redactions()
+    }
+
     #[getter]
     fn version(&self) -> u8 {
         self.inner.version().get()
@@ -579,8 +592,17 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Boundary>()?;
     m.add_class::<Translator>()?;
     m.add_function(wrap_pyfunction!(project, m)?)?;
-    m.add("SCHEMA_VERSIONS", SchemaVersion::SUPPORTED.to_vec())?;
+    let versions: Vec<u32> = SchemaVersion::SUPPORTED.iter().map(|&v| v.into()).collect();
+    m.add("SCHEMA_VERSIONS", versions)?;
     m.add("DEFAULT_SCHEMA_VERSION", SchemaVersion::DEFAULT.get())?;
+    let exits = PyDict::new(m.py());
+    for (name, code) in ExitCode::ALL {
+        exits.set_item(name, code.code())?;
+    }
+    m.add("EXIT_CODES", exits)?;
+    m.add("MAX_LINE", MAX_LINE)?;
+    m.add("MIN_LITERAL_LEN", MIN_LITERAL_LEN)?;
+    m.add("DEFAULT_REPLACEMENT", DEFAULT_REPLACEMENT)?;
     m.add_function(wrap_pyfunction!(scrub, m)?)?;
     m.add_function(wrap_pyfunction!(scrub_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;

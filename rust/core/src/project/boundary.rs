@@ -15,7 +15,7 @@ use super::text::{FieldScrubber, Stream, ToolCall};
 use super::validate::{bad, check_turn_end, portable_numbers, text_field};
 use super::version::{bounded, project_into, project_text_delta, Fields, ObjWriter, SchemaVersion};
 use crate::scrub::{scrub, RuleSet, Scrubber};
-use crate::Error;
+use crate::{Error, ExitCode};
 
 /// A trace line is at most this many bytes (its newline excluded).
 pub const MAX_LINE: usize = 8 << 20;
@@ -87,6 +87,8 @@ pub struct Boundary {
     assistant: Stream,
     thinking: Stream,
     tools: HashMap<String, ToolCall>,
+    /// Redactions made by the streams of tool calls that have ended.
+    ended_tool_redactions: u64,
     attachments: u64,
     artifacts_refused: u64,
     answer: String,
@@ -141,6 +143,7 @@ impl Boundary {
             assistant,
             thinking,
             tools: HashMap::new(),
+            ended_tool_redactions: 0,
             attachments: 0,
             artifacts_refused: 0,
             answer: String::new(),
@@ -214,6 +217,17 @@ impl Boundary {
     /// are not read.
     pub fn stopped(&self) -> bool {
         self.end.is_some() || self.limit.is_some() || self.finished
+    }
+
+    /// Redactions made so far in every stream and field of the run (text still held
+    /// back is not counted until it is released).
+    pub fn redactions(&self) -> u64 {
+        let live: u64 = self.tools.values().map(|c| c.stream.redactions()).sum();
+        self.assistant.redactions()
+            + self.thinking.redactions()
+            + self.fields.scrubber.redactions()
+            + self.ended_tool_redactions
+            + live
     }
 
     /// Time spent inside the boundary so far, in microseconds.
@@ -397,6 +411,7 @@ impl Boundary {
                 let (output, truncated) = match self.tools.remove(&key) {
                     Some(mut call) => {
                         let tail = call.stream.flush();
+                        self.ended_tool_redactions += call.stream.redactions();
                         if !tail.is_empty() {
                             call.gather(&tail);
                             self.emit_delta("tool_output_delta", Some(&key), tail, step);
@@ -702,6 +717,7 @@ impl Boundary {
         for key in open {
             if let Some(mut call) = self.tools.remove(&key) {
                 let tail = call.stream.flush();
+                self.ended_tool_redactions += call.stream.redactions();
                 if !tail.is_empty() {
                     self.emit_delta("tool_output_delta", Some(&key), tail, step);
                 }
@@ -794,11 +810,9 @@ impl Boundary {
 
     fn result(&self, how: &Finish, outcome: &str, reason: &Value, error: &Value) -> Vec<u8> {
         let success = matches!(outcome, "done" | "drained");
-        let exit_code = how.exit_code.unwrap_or(match outcome {
-            "done" | "drained" => 0,
-            "limit" => 3,
-            _ => 1,
-        });
+        let exit_code = how
+            .exit_code
+            .unwrap_or_else(|| ExitCode::for_outcome(outcome).code());
         let mut out = Vec::with_capacity(self.answer.len() + 512);
         let mut w = ObjWriter::new(&mut out);
         w.uint("schema_version", self.cfg.version.get() as u64)

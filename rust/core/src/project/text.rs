@@ -60,6 +60,10 @@ impl Stream {
         self.text(out, false)
     }
 
+    pub(super) fn redactions(&self) -> u64 {
+        self.scrubber.redactions()
+    }
+
     pub(super) fn flush(&mut self) -> String {
         let mut out = Vec::new();
         self.scrubber.flush(&mut out);

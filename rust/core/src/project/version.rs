@@ -1,5 +1,5 @@
 //! The published shapes: which record becomes which stdout line under schema v4, v5, v6
-//! and v8 (CONTRACT §4, docs/projection.md). Projection of one record is stateless, so a
+//! and v8 (docs/contract.md §4, docs/projection.md). Projection of one record is stateless, so a
 //! stored run re-projects to any version.
 
 use serde_json::{Map, Value};

@@ -135,6 +135,11 @@ impl Scrubber {
         self.work
     }
 
+    /// Redactions applied so far, all rules together.
+    pub fn redactions(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
     /// Redactions applied so far, per rule, in the rule set's order.
     pub fn counts(&self) -> impl Iterator<Item = (&str, u64)> {
         self.set
