@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,16 @@ def load_vectors() -> list[dict[str, str]]:
 
 def load_naughty() -> list[str]:
     return json.loads((FIXTURES / "naughty_strings.json").read_text("utf-8"))["strings"]
+
+
+@pytest.fixture(autouse=True)
+def _sigpipe_restored():
+    """A CLI's ``main()`` run in process sets SIGPIPE to its default (a closed pipe ends
+    the command quietly); left so, a later test's write to a closed socket would kill
+    the whole pytest process."""
+    old = signal.getsignal(signal.SIGPIPE)
+    yield
+    signal.signal(signal.SIGPIPE, old)
 
 
 @pytest.fixture(scope="session")
