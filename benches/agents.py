@@ -92,7 +92,7 @@ def claude_stream(events: int, seed: int) -> list[bytes]:
         {
             "type": "system",
             "subtype": "init",
-            "cwd": "/work/app",
+            "cwd": "/srv/app",
             "tools": ["Task", "Bash", "Edit", "Read", "Write", "WebFetch"] * 5,
             "mcp_servers": [],
             "model": "claude-sonnet-4-6",

@@ -1,4 +1,4 @@
-"""1-byte chunks through the Python API (issue 8): the time per byte must not grow with
+"""1-byte chunks through the Python API: the time per byte must not grow with
 the stream (no quadratic buffer copying). Feeds 10 MB of agent-like text one byte at a
 time and prints the time of each successive MB.
 

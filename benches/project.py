@@ -67,22 +67,21 @@ def rust(lines: list[bytes]) -> Run:
 
 
 def rust_batch(lines: list[bytes]) -> Run:
-    """The same through `Boundary.admit_batch`, 256 lines a call (what run.py does)."""
+    """The same through `Boundary.admit_block`, 256 lines a call (what run.py does)."""
     b = Boundary(version=VERSION, run_id="bench")
-    admit = b.admit_batch
+    admit = b.admit_block
     records: list = []
     out: list[bytes] = []
     for start in range(0, len(lines), 256):
-        chunk = lines[start : start + 256]
-        done = 0
-        while done < len(chunk):
-            n, recs, data, err = admit(chunk[done:], start + done + 1)
+        block = b"\n".join(lines[start : start + 256]) + b"\n"
+        first = start + 1
+        while block and not b.stopped:
+            n, used, recs, data, err = admit(block, first)
             assert err is None, err
-            done += n
+            first += n
+            block = block[used:]
             records += recs
             out.append(data)
-            if b.stopped:
-                break
     recs, data, _ = b.finish()
     records += recs
     out.append(data)
@@ -184,9 +183,9 @@ def main() -> None:
     # -- correctness first ------------------------------------------------------------------
     r_records, r_out = rust(lines)
     batch_records, batch_out = rust_batch(lines)
-    assert batch_records == r_records, "admit_batch records differ from admit's"
+    assert batch_records == r_records, "admit_block records differ from admit's"
     # Everything but the result line, whose kernel_tax latencies are measured.
-    assert batch_out.splitlines()[:-1] == r_out.splitlines()[:-1], "admit_batch lines differ"
+    assert batch_out.splitlines()[:-1] == r_out.splitlines()[:-1], "admit_block lines differ"
     b_records, b_out = baseline(lines)
     r_lines = check(r_out, planted, args.events, "Boundary")
     b_lines = check(b_out, planted, args.events, "baseline")
@@ -205,14 +204,14 @@ def main() -> None:
     # -- in-process throughput, interleaved -------------------------------------------------
     times: dict[str, list[float]] = {
         "Boundary (Rust)": [],
-        "Boundary.admit_batch (Rust)": [],
+        "Boundary.admit_block (Rust)": [],
         "BaselineBoundary": [],
     }
     ratios = []
     for i in range(args.rounds):
         order = [
             (rust, "Boundary (Rust)"),
-            (rust_batch, "Boundary.admit_batch (Rust)"),
+            (rust_batch, "Boundary.admit_block (Rust)"),
             (baseline, "BaselineBoundary"),
         ]
         for fn, name in order if i % 2 == 0 else order[::-1]:
@@ -230,7 +229,7 @@ def main() -> None:
         )
     base = statistics.median(times["BaselineBoundary"])
     ratio = base / statistics.median(times["Boundary (Rust)"])
-    batch = base / statistics.median(times["Boundary.admit_batch (Rust)"])
+    batch = base / statistics.median(times["Boundary.admit_block (Rust)"])
     print(
         f"\nratio (baseline / Rust): {ratio:.2f}x per line, {batch:.2f}x batched, of the"
         f" medians; per round (per line) {', '.join(f'{r:.2f}' for r in ratios)}"

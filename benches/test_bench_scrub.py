@@ -41,3 +41,40 @@ def test_stream(benchmark, name, chunk):
     chunks = [text[i : i + chunk] for i in range(0, len(text), chunk)]
     out = "".join(benchmark.pedantic(stream, args=(chunks,), rounds=5, iterations=1))
     assert out.count("[REDACTED:") == planted
+
+
+@pytest.mark.parametrize("chunk", [32, 65536])
+def test_stream_bytes(benchmark, chunk):
+    """The bytes face: no decode or encode; clean chunks come back as the same object."""
+    text, _ = CORPORA["clean"]
+    data = text.encode()[: SIZE // 8 if chunk == 32 else SIZE]
+    benchmark.extra_info["bytes"] = len(data)
+    chunks = [data[i : i + chunk] for i in range(0, len(data), chunk)]
+
+    def run() -> bytes:
+        s = Scrubber()
+        feed = s.feed_bytes
+        return b"".join([feed(c) for c in chunks]) + s.flush_bytes()
+
+    assert benchmark.pedantic(run, rounds=5, iterations=1) == data
+
+
+ADVERSARIAL = {
+    "storm sk-": ("sk-", None),
+    "storm ghp_": ("ghp_", None),
+    "storm eyJ": ("eyJ", "[REDACTED:jwt]"),
+    "storm xoxb-": ("xoxb-", None),
+    "storm a": ("a", None),
+}
+
+
+@pytest.mark.parametrize("name", ADVERSARIAL)
+def test_adversarial_stream(benchmark, name):
+    """Keyword storms through the Python API at 64 KiB (1 MiB each), exact output checked;
+    compare with test_stream[clean-65536]."""
+    unit, expect = ADVERSARIAL[name]
+    text = (unit * ((1 << 20) // len(unit) + 1))[: 1 << 20]
+    benchmark.extra_info["bytes"] = len(text)
+    chunks = [text[i : i + 65536] for i in range(0, len(text), 65536)]
+    out = "".join(benchmark.pedantic(stream, args=(chunks,), rounds=3, iterations=1))
+    assert out == (text if expect is None else expect)

@@ -144,7 +144,7 @@ class _Gen:
                 "call_id": cid,
                 "tool": rng.choice(TOOLS),
                 "title": title,
-                "input": {"command": command, "cwd": "/work/app", "timeout_s": 120},
+                "input": {"command": command, "cwd": "/srv/app", "timeout_s": 120},
                 "needs_approval": needs,
             }
         ]

@@ -23,19 +23,19 @@ def load_naughty() -> list[str]:
     return json.loads((FIXTURES / "naughty_strings.json").read_text("utf-8"))["strings"]
 
 
-@pytest.fixture(autouse=True)
-def _sigpipe_restored():
-    """A CLI's ``main()`` run in process sets SIGPIPE to its default (a closed pipe ends
-    the command quietly); left so, a later test's write to a closed socket would kill
-    the whole pytest process."""
-    old = signal.getsignal(signal.SIGPIPE)
-    yield
-    signal.signal(signal.SIGPIPE, old)
-
-
 @pytest.fixture(scope="session")
 def vectors() -> list[dict[str, str]]:
     return load_vectors()
+
+
+@pytest.fixture(autouse=True)
+def _keep_sigpipe():
+    """A command's ``main()`` called in-process sets SIGPIPE to its default (a CLI ends
+    quietly on a closed pipe); the test process must not inherit that, or a later test's
+    in-process server writing to a closed socket kills the whole run."""
+    old = signal.getsignal(signal.SIGPIPE)
+    yield
+    signal.signal(signal.SIGPIPE, old)
 
 
 # -- the session store backends (the conformance suite runs on both) ---------------------

@@ -12,6 +12,7 @@ import os
 import pkgutil
 import pty
 import re
+import signal
 import struct
 import subprocess
 import sys
@@ -31,13 +32,27 @@ PARSERS = {"iteron": iteron.parser, "titah": titah.parser, "scrubline": scrublin
 MAINS = {"iteron": iteron.main, "titah": titah.main, "scrubline": scrubline_cli.main}
 
 
+@pytest.fixture(autouse=True)
+def keep_sigpipe():
+    """The commands' main() restores SIGPIPE's default (a filter dies quietly on a closed
+    pipe); called in process here, that would make a later broken pipe kill pytest."""
+    before = signal.getsignal(signal.SIGPIPE)
+    yield
+    signal.signal(signal.SIGPIPE, before)
+
+
 def parsers(name: str):
-    """The command's parser and each of its subcommands' parsers, with their names."""
-    top = PARSERS[name]()
-    found = [(name, top)]
-    for action in top._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            found += [(f"{name} {sub}", p) for sub, p in action.choices.items()]
+    """The command's parser and every subcommand's parser at any depth, with names."""
+    found = []
+
+    def walk(where: str, p: argparse.ArgumentParser) -> None:
+        found.append((where, p))
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub, child in action.choices.items():
+                    walk(f"{where} {sub}", child)
+
+    walk(name, PARSERS[name]())
     return found
 
 

@@ -86,6 +86,35 @@ def test_d3_clean_text_is_not_held():
     assert s.held == 0
 
 
+def test_unchanged_input_is_handed_back_as_is():
+    """Clean text costs no new object: scrub() and feed() return their input itself when
+    nothing was redacted or held; a changed text is a new object with the redaction."""
+    clean = "def main():\n    print('hello, world')\n" * 2000  # > 64 KiB: several slices
+    assert scrub(clean) is clean
+    assert Scrubber().scrub(clean) is clean
+    s = Scrubber()
+    chunk = "nothing to see here.\n"
+    assert s.feed(chunk) is chunk
+    data = b"plain bytes, nothing held.\n"
+    assert s.feed_bytes(data) is data
+    assert scrubline._core.scrub_bytes(data) is data
+    dirty = clean + f"GITHUB_TOKEN={GHP}\n" + clean
+    out = scrub(dirty)
+    assert out == clean + "GITHUB_TOKEN=[REDACTED:github-pat]\n" + clean
+    # A chunk whose tail is held back is not the chunk: what is safe comes out.
+    s = Scrubber()
+    assert s.feed("see gh") == "see "
+    assert s.feed("p_ no") + s.flush() == "ghp_ no"
+
+
+@given(st.text(alphabet="ghp_AKIsk-xob:/ \nab", max_size=60))
+@settings(max_examples=200, deadline=None)
+def test_d2_handing_back_the_input_keeps_split_invariance(text):
+    s = Scrubber()
+    out = [s.feed(text[i : i + 5]) for i in range(0, len(text), 5)]
+    assert "".join(out) + s.flush() == scrub(text)
+
+
 def test_d3_flush_releases_a_partial_keyword():
     s = Scrubber()
     assert s.feed("the prefix is gh") == "the prefix is "

@@ -1,4 +1,4 @@
-"""The store backends side by side (S4, S6, S7, S9-S13, A5): one writer per run, cursors
+"""The store backends side by side (S4, S6, S7, S8-S12, A5): one writer per run, cursors
 tied to their store, concurrent writers and readers, the connection string kept secret,
 and (PostgreSQL) a connection killed mid-run and a versioned schema."""
 
@@ -54,10 +54,10 @@ def streaming(cli: Cli, home: Path, *extra: str) -> subprocess.Popen:
     )
 
 
-# -- S9: one writer per run ------------------------------------------------------------
+# -- S8: one writer per run ------------------------------------------------------------
 
 
-def test_s9_a_second_writer_of_a_run_is_refused_run_busy_and_retryable(cli, tmp_path):
+def test_s8_a_second_writer_of_a_run_is_refused_run_busy_and_retryable(cli, tmp_path):
     run_id = ok_json(cli.iteron("run", "--output-format", "json", home=tmp_path))["run_id"]
     before = cli.backend.sql(tmp_path, f"SELECT count(*) FROM events WHERE run_id = '{run_id}'")
     first = streaming(cli, tmp_path, "--resume", run_id)
@@ -89,8 +89,11 @@ def test_s9_a_second_writer_of_a_run_is_refused_run_busy_and_retryable(cli, tmp_
     assert sorted(seqs) == list(range(1, len(seqs) + 1))
 
 
-def test_s9_claims_are_per_run_and_end_with_the_store(backend, tmp_path):
-    a, b = backend.open(tmp_path), backend.open(tmp_path)
+@pytest.mark.postgres
+def test_s8_claims_are_per_run_and_end_with_the_store(pg_backend, tmp_path):
+    """PostgreSQL: two connections of one process are two writers (SQLite's lease is the
+    process's: the command-line test above covers it)."""
+    a, b = pg_backend.open(tmp_path), pg_backend.open(tmp_path)
     try:
         a.claim("run-1")
         a.claim("run-2")
@@ -259,10 +262,10 @@ def test_s4_creation_numbers_become_visible_in_order_under_concurrent_creators(b
     assert sorted(ns) == list(range(1, creators * each + 1))
 
 
-# -- S13: choosing the store -----------------------------------------------------------
+# -- S12: choosing the store -----------------------------------------------------------
 
 
-def test_s13_store_urls_choose_the_backend_and_the_flag_beats_the_variable(tmp_path):
+def test_s12_store_urls_choose_the_backend_and_the_flag_beats_the_variable(tmp_path):
     cli = Cli(SqliteBackend())
     db = tmp_path / "elsewhere" / "runs.db"
     made = ok_json(cli.iteron("run", "--output-format", "json", "--store", f"sqlite://{db}",
@@ -284,17 +287,17 @@ def test_s13_store_urls_choose_the_backend_and_the_flag_beats_the_variable(tmp_p
                                   home=tmp_path))["sessions"]) == 2  # fmt: skip
 
 
-# -- S10: the connection string is a secret ---------------------------------------------
+# -- S9: the connection string is a secret ---------------------------------------------
 
 
-def test_s10_url_secrets_cover_the_url_and_its_password_in_every_spelling():
+def test_s9_url_secrets_cover_the_url_and_its_password_in_every_spelling():
     url = "postgresql://alice:p%40ss-w0rd!x@db.example:5432/iteron?sslmode=require"
     assert url_secrets(url) == [url, "p%40ss-w0rd!x", "p@ss-w0rd!x"]
     kv = "postgresql:///iteron?host=/run/pg&password=s3cret-Value"
     assert "s3cret-Value" in url_secrets(kv)
 
 
-def test_s10_a_bad_store_url_never_echoes_it(tmp_path):
+def test_s9_a_bad_store_url_never_echoes_it(tmp_path):
     secret = "pw-Zk3mQ8vR2xL7"
     cli = Cli(SqliteBackend())
     for url in (f"mysql://root:{secret}@h/db", f"postgresql://u:{secret}@127.0.0.1:1/db"):
@@ -310,7 +313,7 @@ def test_s10_a_bad_store_url_never_echoes_it(tmp_path):
 
 
 @pytest.mark.postgres
-def test_s10_a_wrong_password_or_database_is_unavailable_without_the_url(pg_server, tmp_path):
+def test_s9_a_wrong_password_or_database_is_unavailable_without_the_url(pg_server, tmp_path):
     cli = Cli(SqliteBackend())
     wrong = pg_server.url("postgres").replace(pg_server.password, "wrong-" + pg_server.password)
     missing = pg_server.url("no_such_database")
@@ -327,7 +330,7 @@ def test_s10_a_wrong_password_or_database_is_unavailable_without_the_url(pg_serv
 
 
 @pytest.mark.postgres
-def test_s10_an_agent_printing_the_store_url_is_redacted_in_stdout_and_record(
+def test_s9_an_agent_printing_the_store_url_is_redacted_in_stdout_and_record(
     pg_server, pg_backend, tmp_path
 ):
     backend = pg_backend
@@ -346,11 +349,11 @@ def test_s10_an_agent_printing_the_store_url_is_redacted_in_stdout_and_record(
     assert pg_server.password.encode() not in result
 
 
-# -- S11: the connection lost mid-run ---------------------------------------------------
+# -- S10: the connection lost mid-run ---------------------------------------------------
 
 
 @pytest.mark.postgres
-def test_s11_connection_killed_mid_run_fails_retryable_and_loses_nothing_printed(
+def test_s10_connection_killed_mid_run_fails_retryable_and_loses_nothing_printed(
     pg_server, pg_backend, tmp_path
 ):
     backend = pg_backend
@@ -390,11 +393,11 @@ def test_s11_connection_killed_mid_run_fails_retryable_and_loses_nothing_printed
     assert again["run_id"] == run_id and again["success"]
 
 
-# -- S12: a versioned schema, created on first use --------------------------------------
+# -- S11: a versioned schema, created on first use --------------------------------------
 
 
 @pytest.mark.postgres
-def test_s12_first_use_by_many_runners_at_once_migrates_once(pg_server, pg_backend, tmp_path):
+def test_s11_first_use_by_many_runners_at_once_migrates_once(pg_server, pg_backend, tmp_path):
     backend = pg_backend
     cli = Cli(backend)
     procs = [
@@ -411,7 +414,7 @@ def test_s12_first_use_by_many_runners_at_once_migrates_once(pg_server, pg_backe
 
 
 @pytest.mark.postgres
-def test_s12_a_store_from_a_newer_iteron_is_refused(pg_server, pg_backend, tmp_path):
+def test_s11_a_store_from_a_newer_iteron_is_refused(pg_server, pg_backend, tmp_path):
     backend = pg_backend
     url = backend.location(tmp_path)
     open_store(url).close()
@@ -422,7 +425,7 @@ def test_s12_a_store_from_a_newer_iteron_is_refused(pg_server, pg_backend, tmp_p
     assert "schema version 99" in str(e.value) and pg_server.password not in str(e.value)
 
 
-def test_s12_runs_and_events_keep_their_types(backend, tmp_path):
+def test_s11_runs_and_events_keep_their_types(backend, tmp_path):
     store = backend.open(tmp_path)
     try:
         run_id = new_run_id()

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMMANDS = {
     "iteron": [[], ["run"]],
     "titah": [[], ["run"]],
-    "scrubline": [[], ["scrub"], ["project"], ["rules"]],
+    "scrubline": [[], ["scrub"], ["project"], ["rules"], ["spark"], ["spark", "scrub"]],
 }
 
 pytestmark = pytest.mark.slow

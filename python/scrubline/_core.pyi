@@ -62,6 +62,9 @@ StoredRecord = tuple[int, int, str, bytes]
 #: The CLI stream schema versions, and the default (O2).
 SCHEMA_VERSIONS: list[int]
 DEFAULT_SCHEMA_VERSION: int
+#: The resident App Server protocol's version: never a CLI stream version (O3, O5); the
+#: schema version of its event stream (docs/app-server.md).
+RESIDENT_PROTOCOL_VERSION: int
 #: Every exit code by name: ok, failed, schema_mismatch, limit, usage, bad_input,
 #: no_input, interrupted, terminated (R6).
 EXIT_CODES: dict[str, int]
@@ -77,7 +80,8 @@ class Boundary:
     """The output boundary of one run (docs/projection.md): per-stream scrubbers, the
     selected schema version and what the result needs. Compiled once, fed every line.
 
-    ``version`` is 4, 5, 6 or 8 (anything else: ``ConfigError``). ``max_turn_tokens`` is
+    ``version`` is 4, 5, 6 or 8 (anything else: ``ConfigError``), or 7 with ``resident``
+    (the App Server's stream, which names the run in every event). ``max_turn_tokens`` is
     ``limits.turnTokens``. A resumed run passes its ``last_seq`` and ``next_turn``.
     ``literals``/``rules``/``replacement`` as for ``Scrubber``.
     """
@@ -94,24 +98,20 @@ class Boundary:
         literals: Sequence[str | bytes] = ...,
         rules: Sequence[Mapping[str, object]] = ...,
         replacement: str = ...,
+        resident: bool = ...,
     ) -> Boundary: ...
     def admit(self, line: bytes, line_no: int) -> tuple[list[StoredRecord], bytes]:
         """Admit one trace line: the records to store, then the published JSONL lines.
         A bad line raises ``TraceError`` (with ``.line``) and changes nothing."""
-    def admit_batch(
-        self, lines: list[bytes], first_line_no: int, *, records: bool = True
-    ) -> tuple[int, list[StoredRecord], bytes, tuple[int, str] | None]:
-        """Admit consecutive lines in one call: ``(consumed, records, lines, error)``. It
-        stops after a line that ends the run or leaves an artifact waiting
-        (``take_artifact``), or at a bad line: ``error`` is ``(line_no, message)`` and
-        that line is not consumed. ``records=False`` skips building the records."""
     def admit_block(
         self, block: bytes, first_line_no: int, *, records: bool = True
     ) -> tuple[int, int, list[StoredRecord], bytes, tuple[int, str] | None]:
         """Admit the whole lines of one read: ``block`` holds lines each ended by
         ``\n`` (the input's last line may lack it), split by the boundary. Returns
         ``(lines, used, records, lines_out, error)``: how many lines and bytes of
-        ``block`` were consumed, then as ``admit_batch``; resume with ``block[used:]``.
+        ``block`` were consumed, the records and published lines, and ``(line_no,
+        message)`` for a bad line (not consumed). It stops after a line that ends the run
+        or leaves an artifact waiting (``take_artifact``); resume with ``block[used:]``.
         ``records=False`` (a caller that keeps none) writes only the published lines."""
     def take_artifact(self) -> tuple[str | None, str | None, bytes] | None:
         """The artifact declaration admitted last, if it waits for a witness:
@@ -121,6 +121,11 @@ class Boundary:
         """Record and publish the handle of the taken artifact, stored under ``hash``."""
     def notice(self, code: str, text: str) -> tuple[list[StoredRecord], bytes]:
         """Record and publish an engine notice (its text scrubbed)."""
+    def submission_rejected(
+        self, submission_id: str, reason: str
+    ) -> tuple[list[StoredRecord], bytes]:
+        """Record and publish the rejection of a submission still queued as the run ends
+        (also after the run stopped; its reason scrubbed)."""
     def finish(
         self,
         *,
@@ -138,9 +143,6 @@ class Boundary:
     def stopped(self) -> bool:
         """True once ``run_end`` was admitted or a limit was reached."""
     @property
-    def broker_latency_us(self) -> int:
-        """Time spent inside the boundary so far (kernel_tax.broker_latency_us)."""
-    @property
     def redactions(self) -> int:
         """Redactions applied so far in every stream of the run."""
     @property
@@ -149,8 +151,9 @@ class Boundary:
 def count_lines(block: bytes) -> int:
     """The newlines in ``block`` (how many whole lines a read brought)."""
 
-def project(record: bytes, version: int) -> bytes | None:
-    """Project one stored record onto a schema version: its line, or None."""
+def project(record: bytes, version: int, *, run_id: str | None = None) -> bytes | None:
+    """Project one stored record onto a schema version: its line, or None. With
+    ``run_id`` (the record's run) the version is the resident one, 7."""
 
 @final
 class Translator:

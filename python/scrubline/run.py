@@ -49,6 +49,11 @@ class RunOptions:
     #: Sees every admitted batch of records and may answer with engine records of its
     #: own (titah's permission decisions): ``(records, lines)`` or None.
     observe: Callable[[Boundary, list[Record]], tuple[list[Record], bytes] | None] | None = None
+    #: A fresh run's id, chosen by the caller (the App Server answers with it before
+    #: the run's first event), else a new one.
+    run_id: str | None = None
+    #: ``version`` is the resident App Server's (7), not a CLI stream version.
+    resident: bool = False
 
 
 @dataclass
@@ -94,7 +99,7 @@ class _Stop:
 def execute(opts: RunOptions, store: SessionStore | NoStore, sink: Sink) -> RunOutcome:
     """Run to the end; every batch is durable before ``sink`` sees it. The run has one
     writer: a run another writer holds ends at once, ``run_busy`` (retryable)."""
-    run_id = new_run_id() if opts.resume is None else opts.resume
+    run_id = (opts.run_id or new_run_id()) if opts.resume is None else opts.resume
     try:
         store.claim(run_id)
         if opts.resume is None:
@@ -116,6 +121,7 @@ def execute(opts: RunOptions, store: SessionStore | NoStore, sink: Sink) -> RunO
         last_seq=last_seq,
         next_turn=next_turn,
         artifact_store=opts.content is not None,
+        resident=opts.resident,
         **rule_set,
     )
     gate = (
@@ -130,9 +136,10 @@ def execute(opts: RunOptions, store: SessionStore | NoStore, sink: Sink) -> RunO
     admission_ns = 0
     finish: dict = {}
     run_start: bytes | None = None
-    replayed = isinstance(opts.source, Replay) or (
-        isinstance(opts.source, Foreign) and opts.source.child is None
-    )
+    # A source may wrap another (the App Server's submission gate, ``inner``): how the
+    # run ends is judged by the source it wraps.
+    base = getattr(opts.source, "inner", opts.source)
+    replayed = isinstance(base, Replay) or (isinstance(base, Foreign) and base.child is None)
 
     def emit(records: list[Record], data: list[bytes]) -> None:
         nonlocal fsync_us
@@ -165,8 +172,8 @@ def execute(opts: RunOptions, store: SessionStore | NoStore, sink: Sink) -> RunO
             admission_ns += time.perf_counter_ns() - t0
             if err is not None:
                 line = err[0]
-                if isinstance(opts.source, Foreign):
-                    line = opts.source.foreign_line(line)
+                if isinstance(base, Foreign):
+                    line = base.foreign_line(line)
                 raise TraceError(err[1], line)
 
     def admit_lines(batch: Batch, records: list[Record], data: list[bytes]) -> None:
@@ -196,7 +203,7 @@ def execute(opts: RunOptions, store: SessionStore | NoStore, sink: Sink) -> RunO
     durable = True
     with _Stop() as stop:
         # A foreign child gets our signal and a grace to write its last lines first.
-        halt = opts.source.halted(stop) if isinstance(opts.source, Foreign) else stop
+        halt = base.halted(stop) if isinstance(base, Foreign) else stop
         try:
             for batch in opts.source.batches(halt):
                 records: list[Record] = []
@@ -218,10 +225,12 @@ def execute(opts: RunOptions, store: SessionStore | NoStore, sink: Sink) -> RunO
                     break
             if stop():
                 finish = _cancelled(stop.signum)
-            elif isinstance(opts.source, Foreign):
-                finish = opts.source.ending or {}
-            elif isinstance(opts.source, Child) and not boundary.stopped:
-                status = opts.source.exit_status()
+            elif base is not opts.source and opts.source.ending is not None:
+                finish = opts.source.ending  # the wrapper ended the run (a client's cancel)
+            elif isinstance(base, Foreign):
+                finish = base.ending or {}
+            elif isinstance(base, Child) and not boundary.stopped:
+                status = base.exit_status()
                 finish = {
                     "outcome": "failed",
                     "reason": f"the runtime exited with status {status} before run_end",
@@ -271,11 +280,22 @@ def execute(opts: RunOptions, store: SessionStore | NoStore, sink: Sink) -> RunO
                 opts.source.stop()
         if stop() and not finish:
             finish = _cancelled(stop.signum)
+        # A source that still holds queued submissions (the App Server's gate, when a
+        # limit or a bad line stopped the run before its source ended) has each rejected
+        # now: their records go before the run's end, with it.
+        late: list[Record] = []
+        late_lines = b""
+        if durable and (unsettled := getattr(opts.source, "unsettled", None)) is not None:
+            for sid, why in unsettled():
+                r, out = boundary.submission_rejected(sid, why)
+                late += r
+                late_lines += out
         recs, lines, result = boundary.finish(
             admission_latency_us=admission_ns // 1000,
             record_fsync_latency_us=fsync_us,
             **finish,
         )
+        recs, lines = late + recs, late_lines + lines
         parsed = orjson.loads(result)
         agent = model = None
         if run_start is not None:

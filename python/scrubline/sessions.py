@@ -11,7 +11,7 @@ import unicodedata
 
 import orjson
 
-from scrubline._core import project
+from scrubline._core import RESIDENT_PROTOCOL_VERSION, project
 from scrubline.cursor import CursorError, decode, encode, fingerprint
 from scrubline.errors import ConfigError, ScrublineError
 from scrubline.scrubber import scrub
@@ -141,7 +141,7 @@ def transcript_page(
     while not more:
         batch = store.events_before(run_id, scan, max(64, 2 * limit))
         for seq, _turn, _kind, body in batch:
-            line = _project(body, version, seq)
+            line = _project(body, version, seq, run_id)
             if line is None:
                 continue
             if len(events) == limit:
@@ -162,10 +162,12 @@ def transcript_page(
     }
 
 
-def _project(body: bytes | str, version: int, seq: int) -> bytes | None:
+def _project(body: bytes | str, version: int, seq: int, run_id: str) -> bytes | None:
     # A store written by another tool may hold a record as TEXT rather than BLOB.
     raw = body.encode("utf-8", "surrogatepass") if isinstance(body, str) else body
     try:
+        if version == RESIDENT_PROTOCOL_VERSION:  # the App Server's stream names the run
+            return project(raw, version, run_id=run_id)
         return project(raw, version)
     except ConfigError as e:
         raise SessionError("store_corrupt", f"stored record {seq}: {e}") from None

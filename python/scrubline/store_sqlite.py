@@ -8,12 +8,7 @@ the write-ahead log is fsynced, so a record is durable before anything emits it.
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
-import hashlib
-import os
 import sqlite3
-import struct
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -21,12 +16,11 @@ from pathlib import Path
 from scrubline.artifacts import ContentStore
 from scrubline.cursor import load_key
 from scrubline.errors import RunBusy, StoreError, StoreFailed
+from scrubline.lease import RunLease
 from scrubline.store import SESSION_FIELDS, Record, home, now
 
 #: ``PRAGMA user_version`` of the current schema (the migration in ``_migrate``).
 SCHEMA_VERSION = 1
-#: The writer claims of a store live as byte-range locks in this file beside it.
-CLAIMS_FILE = "runs.lock"
 
 #: The columns of ``runs`` beyond the first release's (run_id, tenant, created_at,
 #: updated_at, turns, outcome, exit_code, result): a store that lacks one gets it on open,
@@ -82,7 +76,7 @@ class SqliteStore:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._open = False
-        self._claims: int | None = None
+        self._leases: list[RunLease] = []
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
@@ -135,9 +129,9 @@ class SqliteStore:
                 self.db.execute("ROLLBACK")
             self._open = False
         self.db.close()
-        if self._claims is not None:
-            os.close(self._claims)  # releases this store's claims
-            self._claims = None
+        for lease in self._leases:
+            lease.release()
+        self._leases.clear()
 
     def content_store(self, root: Path) -> ContentStore:
         """Artifact content: the content-addressed directory under ``root``."""
@@ -151,22 +145,15 @@ class SqliteStore:
         return []
 
     def claim(self, run_id: str) -> None:
-        """Become the run's one writer until ``close``, else ``RunBusy``: an
-        open-file-description lock on one byte of ``runs.lock`` at an offset hashed from
-        the run id (released by the kernel when the process dies)."""
+        """Become the run's one writer until ``close``, else ``RunBusy``: the run's lease
+        (``lease.RunLease``, a record lock in ``runs.lock`` beside the database, dropped
+        by the kernel when the process dies). Within one process a run is not refused
+        twice: the App Server keeps its own runs apart."""
         try:
-            if self._claims is None:
-                self._claims = os.open(
-                    self.path.parent / CLAIMS_FILE, os.O_RDWR | os.O_CREAT, 0o600
-                )
-            offset = int.from_bytes(hashlib.sha256(run_id.encode()).digest()[:6], "big")
-            lock = struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, offset, 1, 0)
-            fcntl.fcntl(self._claims, OFD_SETLK, lock)
-        except BlockingIOError:
+            self._leases.append(RunLease.take(self.path.parent, run_id))
+        except RunBusy:
             raise RunBusy(f"run {run_id!r} has another writer (retryable)") from None
         except OSError as e:
-            if e.errno in (errno.EACCES, errno.EAGAIN):
-                raise RunBusy(f"run {run_id!r} has another writer (retryable)") from None
             raise StoreFailed(f"cannot claim run {run_id!r}: {e.strerror or e}") from None
 
     def abandon(self) -> None:
@@ -417,8 +404,3 @@ def _failing() -> Iterator[None]:
         yield
     except sqlite3.Error as e:
         raise StoreFailed(f"the session store failed: {e}") from None
-
-
-#: Locks owned by the open file description (Linux): two stores in one process
-#: conflict like two processes; elsewhere, process-owned locks.
-OFD_SETLK = getattr(fcntl, "F_OFD_SETLK", fcntl.F_SETLK)

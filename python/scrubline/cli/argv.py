@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import NoReturn
 
 from scrubline import agent, exits
-from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS
+from scrubline._core import DEFAULT_SCHEMA_VERSION, RESIDENT_PROTOCOL_VERSION, SCHEMA_VERSIONS
 from scrubline.agent import ModelRuntime
 from scrubline.errors import UsageError
 from scrubline.foreign import (
@@ -30,11 +30,9 @@ from scrubline.runtime import Child, Replay
 
 EXIT_USAGE = exits.USAGE
 FORMATS = ("text", "json", "stream-json")
-#: The resident App Server protocol: never a CLI stream version (O3, O5).
-RESIDENT_PROTOCOL_VERSION = 7
 SUPPORTED = ", ".join(map(str, SCHEMA_VERSIONS))
 
-__all__ = ["UsageError"]
+__all__ = ["RESIDENT_PROTOCOL_VERSION", "UsageError"]
 
 
 class Parser(argparse.ArgumentParser):

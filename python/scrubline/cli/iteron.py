@@ -10,6 +10,8 @@ on what they recorded (docs/contract.md §2-6).
     iteron --artifacts RUN_ID [--artifacts-cursor C] [--artifacts-limit N]
     iteron --artifact-open HASH          (the content on stdout, its hash re-verified)
     iteron --machine-contract
+    iteron app-server [--max-runs N] [--eq-capacity BYTES] [--stall-timeout S]
+                                         (resident runs over stdio: docs/app-server.md)
 
 Selectors are validated before anything touches the store (O3): a bad one is exit 64,
 one line on stderr, nothing on stdout. In ``json`` and ``stream-json`` stdout carries
@@ -27,7 +29,7 @@ import sys
 
 import orjson
 
-from scrubline import config, exits, sessions
+from scrubline import appserver, config, exits, sessions
 from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS, Boundary
 from scrubline.agent import ModelRuntime
 from scrubline.artifacts import ArtifactError, check_address
@@ -129,6 +131,14 @@ def parser() -> Parser:
     add_store(ops, dest="top_store")
     add_output_schema_version(ops, dest="top_version")
     sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
+    # Listed for --help; `iteron app-server` is dispatched before this parser runs.
+    resident = sub.add_parser(
+        "app-server",
+        help="serve resident runs over stdio (docs/app-server.md)",
+        description=appserver.DESCRIPTION,
+        epilog=appserver.EXAMPLES,
+    )
+    appserver.add_options(resident)
     run = sub.add_parser(
         "run",
         help="run one task and write its output",
@@ -173,11 +183,21 @@ def machine_contract() -> dict:
 
 
 class Unavailable(Exception):
-    """The store cannot be opened (exit 1)."""
+    """The store cannot be opened, or another process writes the run (exit 1: a retry
+    may help)."""
 
-    def __init__(self, err: StoreError, version: int, machine: bool, run: bool) -> None:
+    def __init__(
+        self,
+        err: Exception,
+        version: int,
+        machine: bool,
+        run: bool,
+        code: str = "store_unavailable",
+        reason: str = "the session store cannot be opened",
+    ) -> None:
         super().__init__(str(err))
         self.version, self.machine, self.run = version, machine, run
+        self.code, self.reason = code, reason
 
 
 def connect(location: str | None, version: int, machine: bool, run: bool) -> SessionStore:
@@ -217,16 +237,16 @@ def main(argv: list[str] | None = None) -> int:
             b = Boundary(version=e.version, run_id=new_run_id())
             _, _, result = b.finish(
                 outcome="failed",
-                reason="the session store cannot be opened",
-                error=("store_unavailable", str(e), None),
+                reason=e.reason,
+                error=(e.code, str(e), None),
                 failed_runs=0,
             )
             if e.machine:
                 sys.stdout.buffer.write(result + b"\n")
         else:
-            obj = sessions.error_object("store_unavailable", str(e), e.version)
+            obj = sessions.error_object(e.code, str(e), e.version)
             sys.stdout.buffer.write(orjson.dumps(obj) + b"\n")
-        print(f"iteron: store_unavailable: {e}", file=sys.stderr)
+        print(f"iteron: {e.code}: {e}", file=sys.stderr)
         return exits.FAILED
 
 
@@ -300,6 +320,8 @@ def session_op(args: argparse.Namespace, options: dict[str, str]) -> int:
 
 def _main(argv: list[str] | None) -> int:
     argv, agent_args = split_agent_args(argv)
+    if argv[:1] == ["app-server"] and not agent_args:
+        return appserver.main(argv[1:])  # the resident face
     p = parser()
     args = p.parse_args(argv)
     top = given(p, args)

@@ -3,6 +3,7 @@
     scrubline scrub [FILE] [--literal-env VAR]... [--rules FILE] [--stats] [--sample]
     scrubline project [FILE] [--output-schema-version N] [--literal-env VAR]... [--from F]
     scrubline rules [--json]
+    scrubline spark scrub|project --input PATH --output PATH --key COL --seq COL …
 
 ``scrub`` streams FILE (or stdin) to stdout in bounded memory: it reads whatever is
 available (at most 64 KiB at a time), writes what is safe at once, and flushes at the
@@ -22,6 +23,7 @@ from importlib import resources
 from typing import BinaryIO
 
 from scrubline import exits
+from scrubline.cli import spark as spark_cli
 from scrubline.cli.argv import (
     Parser,
     UsageError,
@@ -115,6 +117,7 @@ def _parser() -> Parser:
         metavar="FORMAT",
         help=f"the input's format: {', '.join(FROM_CHOICES)} (default trace; docs/agents.md)",
     )
+    spark_cli.add_parser(sub, Parser)
     r = sub.add_parser(
         "rules",
         help="list the built-in rules",
@@ -238,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
             return _scrub(args)
         if args.command == "project":
             return _project(args)
+        if args.command == "spark":
+            return spark_cli.main(args)
         return _rules(args)
     except UsageError as e:
         print(f"scrubline: {e}", file=sys.stderr)

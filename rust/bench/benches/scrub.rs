@@ -53,5 +53,44 @@ fn benches(c: &mut Criterion) {
     }
 }
 
-criterion_group!(scrub_benches, benches);
+/// Adversarial inputs beside clean text (1 MiB each, 64 KiB chunks): keyword storms,
+/// a run that keeps candidates alive, one-byte chunks. Each checks its exact output.
+fn adversarial(c: &mut Criterion) {
+    const N: usize = 1 << 20;
+    let set = RuleSet::builtin();
+    let repeat = |unit: &str| -> Vec<u8> { unit.bytes().cycle().take(N).collect() };
+    let mut inputs: Vec<(String, Vec<u8>, Option<&str>)> = vec![
+        ("clean".into(), corpus(N, None).0, None),
+        ("storm sk-".into(), repeat("sk-"), None),
+        ("storm ghp_".into(), repeat("ghp_"), None),
+        ("storm eyJ".into(), repeat("eyJ"), Some("[REDACTED:jwt]")),
+        ("storm -----BEGIN".into(), repeat("-----BEGIN"), None),
+        ("storm a".into(), repeat("a"), None),
+    ];
+    for (_, text, _) in &mut inputs {
+        text.truncate(N);
+    }
+    let mut group = c.benchmark_group("scrub/adversarial");
+    group.throughput(Throughput::Bytes(N as u64));
+    group.sample_size(10);
+    let mut out = Vec::with_capacity(N);
+    for (name, text, expect) in &inputs {
+        stream(&set, text, 65536, &mut out);
+        match expect {
+            None => assert!(out == *text, "{name}: output changed"),
+            Some(e) => assert_eq!(out, e.as_bytes(), "{name}: wrong output"),
+        }
+        group.bench_function(name.as_str(), |b| {
+            b.iter(|| stream(&set, text, 65536, &mut out))
+        });
+    }
+    let (text, _) = corpus(64 << 10, None);
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function("clean, 1-byte chunks", |b| {
+        b.iter(|| stream(&set, &text, 1, &mut out))
+    });
+    group.finish();
+}
+
+criterion_group!(scrub_benches, benches, adversarial);
 criterion_main!(scrub_benches);

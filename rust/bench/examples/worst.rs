@@ -1,11 +1,16 @@
-//! Worst-case inputs for the scrubber (issue 8): throughput next to clean text.
-//! `cargo run --release -p scrubline-bench --example worst`
+//! Worst-case inputs for the scrubber: throughput next to clean text.
+//! `cargo run --release -p scrubline-bench --example worst` (WORST=<name part>: only
+//! those; KEYWORDS=1: a storm of every built-in keyword, QUIET=1 to print the summary).
 use std::time::Instant;
 
 use scrubline_bench::corpus;
 use scrubline_core::{RuleSet, Scrubber};
 
-fn run(name: &str, text: &[u8]) {
+fn run(name: &str, text: &[u8]) -> f64 {
+    // WORST=<part of a name> runs only the matching inputs (for a profiler).
+    if std::env::var("WORST").is_ok_and(|w| !name.contains(&w)) {
+        return 0.0;
+    }
     let set = RuleSet::builtin();
     let mut best = f64::MAX;
     let mut out = Vec::with_capacity(text.len() + 1024);
@@ -21,11 +26,40 @@ fn run(name: &str, text: &[u8]) {
         s.flush(&mut out);
         best = best.min(t.elapsed().as_secs_f64());
     }
+    let mbps = text.len() as f64 / best / 1e6;
+    if std::env::var("QUIET").is_err() {
+        println!(
+            "{name:>28}: {mbps:>8.1} MB/s  out {:>10} B  max held {held_max} B",
+            out.len()
+        );
+    }
+    mbps
+}
+
+/// KEYWORDS=1: a storm of every built-in keyword (`sk-sk-sk-…`, 4 MiB each, as
+/// written and upper-cased), summarised beside clean text.
+fn every_keyword() {
+    let clean = run("clean corpus", &corpus(4 << 20, None).0);
+    let mut keywords: Vec<String> = scrubline_core::scrub::rules::builtin()
+        .flat_map(|r| r.keywords.iter())
+        .flat_map(|k| [k.to_string(), k.to_ascii_uppercase()])
+        .collect();
+    keywords.sort();
+    keywords.dedup();
+    let mut rates: Vec<(f64, String)> = keywords
+        .iter()
+        .map(|k| (run(&format!("storm {k:?}"), &repeat(k, 4 << 20)), k.clone()))
+        .collect();
+    rates.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let median = rates[rates.len() / 2].0;
     println!(
-        "{name:>28}: {:>8.1} MB/s  out {:>10} B  max held {held_max} B",
-        text.len() as f64 / best / 1e6,
-        out.len()
+        "{} keyword storms: median {median:.0} MB/s ({:.2}x clean {clean:.0} MB/s); slowest:",
+        rates.len(),
+        median / clean
     );
+    for (mbps, k) in rates.iter().take(12) {
+        println!("{k:>28}: {mbps:>8.1} MB/s  {:.3}x clean", mbps / clean);
+    }
 }
 
 fn repeat(unit: &str, size: usize) -> Vec<u8> {
@@ -33,6 +67,9 @@ fn repeat(unit: &str, size: usize) -> Vec<u8> {
 }
 
 fn main() {
+    if std::env::var("KEYWORDS").is_ok() {
+        return every_keyword();
+    }
     let n = 16 << 20;
     run("clean corpus", &corpus(n, None).0);
     for unit in [

@@ -13,5 +13,5 @@ pub mod scrub;
 
 pub use error::Error;
 pub use exit::ExitCode;
-pub use project::{project, Boundary, BoundaryConfig, Finish, SchemaVersion, Step};
-pub use scrub::{scrub, RuleInfo, RuleSet, RuleSpec, Scrubber, Tier};
+pub use project::{project, project_run, Boundary, BoundaryConfig, Finish, SchemaVersion, Step};
+pub use scrub::{scrub, scrub_cow, RuleInfo, RuleSet, RuleSpec, Scrubber, Tier};

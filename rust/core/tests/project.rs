@@ -15,9 +15,17 @@ fn traces_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/traces")
 }
 
+/// A CLI stream version, or 7: the resident App Server's.
+fn schema(version: u8) -> SchemaVersion {
+    match version {
+        7 => SchemaVersion::resident(7).unwrap(),
+        v => SchemaVersion::new(v as i64).unwrap(),
+    }
+}
+
 fn boundary(version: u8, max_turn_tokens: Option<u64>) -> Boundary {
     Boundary::new(BoundaryConfig {
-        version: SchemaVersion::new(version as i64).unwrap(),
+        version: schema(version),
         run_id: "RUN".into(),
         rules: RuleSet::builtin(),
         max_turn_tokens,
@@ -104,7 +112,7 @@ fn e6_golden_fixtures_every_version() {
         cases += 1;
         let max = opts[case]["max_turn_tokens"].as_u64();
         let trace = std::fs::read(&path).unwrap();
-        for v in SchemaVersion::SUPPORTED {
+        for v in SchemaVersion::SUPPORTED.into_iter().chain([7]) {
             let (out, _) = run(&trace, v, max);
             let got = normalize(&out);
             let golden = traces_dir().join(format!("{case}.v{v}.jsonl"));
@@ -521,4 +529,89 @@ fn r4_an_estimated_cost_is_never_cost_usd_and_is_named() {
         (result["cost_usd"].as_f64(), &result["cost_status"]),
         (Some(0.5), &Value::from("reported"))
     );
+}
+
+#[test]
+fn o3_version_7_is_resident_only() {
+    let err = SchemaVersion::new(7).unwrap_err().to_string();
+    assert!(err.contains("resident App Server protocol"), "{err}");
+    assert_eq!(SchemaVersion::resident(7).unwrap().get(), 7);
+    for v in [4, 5, 6, 8, 9, -1] {
+        assert!(SchemaVersion::resident(v).is_err(), "{v}");
+    }
+}
+
+/// P-v7: the resident stream is the v8 vocabulary with `schema_version: 7` and the run
+/// named in every event, right after `schema_version`; the result is v8's with 7.
+#[test]
+fn v7_is_v8_with_the_run_named_in_every_event() {
+    let opts = case_options();
+    for entry in std::fs::read_dir(traces_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let Some(case) = name.strip_suffix(".trace.jsonl") else {
+            continue;
+        };
+        if opts[case]["store"] == true {
+            continue;
+        }
+        let max = opts[case]["max_turn_tokens"].as_u64();
+        let trace = std::fs::read(&path).unwrap();
+        let v7 = normalize(&run(&trace, 7, max).0);
+        let v8 = normalize(&run(&trace, 8, max).0);
+        let (v7, v8): (Vec<&str>, Vec<&str>) = (v7.lines().collect(), v8.lines().collect());
+        assert_eq!(v7.len(), v8.len(), "{case}");
+        for (a, b) in v7.iter().zip(&v8) {
+            let mut want: serde_json::Map<String, Value> = serde_json::from_str(b).unwrap();
+            want["schema_version"] = 7.into();
+            let got: serde_json::Map<String, Value> = serde_json::from_str(a).unwrap();
+            if want["type"] != "result" {
+                assert_eq!(
+                    got.keys().nth(2).map(String::as_str),
+                    Some("run_id"),
+                    "{case}"
+                );
+                assert_eq!(got["run_id"], "RUN");
+                want.insert("run_id".into(), "RUN".into());
+            }
+            assert_eq!(Value::Object(got), Value::Object(want), "{case}");
+        }
+    }
+}
+
+/// P4: a submission still queued when a limit stops the run is rejected on the record,
+/// scrubbed, after the stop and before the run's end.
+#[test]
+fn p4_a_rejection_after_a_limit_stop_comes_before_run_done() {
+    let mut b = boundary(7, Some(10));
+    b.admit(
+        br#"{"type":"turn_end","usage":{"input":50,"output":50}}"#,
+        1,
+    )
+    .unwrap();
+    assert!(b.stopped());
+    let step = b.submission_rejected(
+        "sq-1",
+        "stopped; token ghp_R7kQ2mX9pL4vB8nT3wZ6yC1dF5gH0jK2sA4e",
+    );
+    let (end, _) = b.finish(Finish::default());
+    let out = [step.out, end.out].concat();
+    let events = lines(&out);
+    let kinds: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds[kinds.len() - 3..],
+        ["submission_rejected", "run_done", "result"]
+    );
+    let rejected = &events[kinds.len() - 3];
+    assert_eq!(rejected["submission_id"], "sq-1");
+    assert_eq!(rejected["run_id"], "RUN");
+    assert!(rejected["reason"]
+        .as_str()
+        .unwrap()
+        .contains("[REDACTED:github-pat]"));
+    let seqs: Vec<u64> = events[..events.len() - 1]
+        .iter()
+        .map(|e| e["seq"].as_u64().unwrap())
+        .collect();
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]));
 }

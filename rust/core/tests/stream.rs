@@ -4,7 +4,9 @@
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use scrubline_core::{scrub, RuleSet, Scrubber};
+use std::borrow::Cow;
+
+use scrubline_core::{scrub, scrub_cow, RuleSet, Scrubber};
 
 mod common;
 use common::feed_in_chunks;
@@ -153,6 +155,41 @@ proptest! {
         let text = parts.concat();
         prop_assert_eq!(streamed(text.as_bytes(), &sizes), whole(text.as_bytes()));
     }
+
+    /// `scrub_cow` is `scrub`, borrowed exactly when nothing changed.
+    #[test]
+    fn d2_scrub_cow_borrows_exactly_when_unchanged(
+        parts in proptest::collection::vec(prop_oneof![
+            Just(GHP.to_string()),
+            Just("password=\"hunter22\"".to_string()),
+            "[ -~]{0,12}",
+            "[gph_AKI\\-Q~ ]{0,8}",
+        ], 0..12),
+    ) {
+        let text = parts.concat();
+        let cow = scrub_cow(&set(), text.as_bytes());
+        prop_assert_eq!(&cow[..], &whole(text.as_bytes())[..]);
+        prop_assert_eq!(matches!(cow, Cow::Borrowed(_)), cow[..] == *text.as_bytes());
+    }
+}
+
+/// A change after the first 64 KiB slice (the output is compared slice by slice until
+/// then), and a clean text of several slices borrowed back whole.
+#[test]
+fn scrub_cow_across_slices() {
+    let clean = "fn main() { println!(\"hello\"); }\n".repeat(8000);
+    assert!(matches!(
+        scrub_cow(&set(), clean.as_bytes()),
+        Cow::Borrowed(_)
+    ));
+    let text = format!("{clean}token {GHP} end\n{clean}");
+    let cow = scrub_cow(&set(), text.as_bytes());
+    assert!(matches!(cow, Cow::Owned(_)));
+    assert_eq!(cow.into_owned(), whole(text.as_bytes()));
+    assert_eq!(
+        String::from_utf8(whole(text.as_bytes())).unwrap(),
+        format!("{clean}token [REDACTED:github-pat] end\n{clean}")
+    );
 }
 
 #[test]

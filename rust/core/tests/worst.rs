@@ -1,4 +1,4 @@
-//! Adversarial inputs (issue 8, scrubber part): each test states its bound. Time is
+//! Adversarial inputs (the scrubber): each test states its bound. Time is
 //! bounded through `Scrubber::work` (keyword hits examined plus bytes fed to candidate
 //! DFAs), memory through `Scrubber::held`; no clocks. The throughput of the same inputs
 //! is measured by `cargo run --release -p scrubline-bench --example worst`.
@@ -146,4 +146,58 @@ fn agent_text(size: usize) -> Vec<u8> {
         .flat_map(|l| l.bytes())
         .take(size)
         .collect()
+}
+
+/// A storm of every built-in keyword (`sk-sk-sk-…`, `ghp_ghp_…`, `eyJeyJ…`, as written
+/// and upper-cased): the output does not depend on the chunking (1-byte chunks
+/// included), memory stays bounded and the work linear.
+#[test]
+fn every_keyword_storm_is_split_invariant_and_bounded() {
+    const STORM: usize = 4096;
+    let mut keywords: Vec<String> = scrubline_core::scrub::rules::builtin()
+        .flat_map(|r| r.keywords.iter())
+        .flat_map(|k| [k.to_string(), k.to_ascii_uppercase()])
+        .collect();
+    keywords.sort();
+    keywords.dedup();
+    let mut heavy = Vec::new();
+    for k in &keywords {
+        let text = repeat(k, STORM);
+        let whole = run(&text, STORM);
+        for chunk in [1, 7] {
+            let r = run(&text, chunk);
+            assert_eq!(r.out, whole.out, "{k:?} in {chunk}-byte chunks");
+            assert!(r.held_max <= 64 << 10, "{k:?}: held {}", r.held_max);
+        }
+        if whole.work > 16 * STORM as u64 {
+            heavy.push((k.clone(), whole.work / STORM as u64));
+        }
+    }
+    assert!(heavy.is_empty(), "work per byte over 16: {heavy:?}");
+}
+
+/// The storms named in the scrubber's documentation, exactly: a prefix repeated is not
+/// a credential (left alone), a run of a token's own characters is one overflow.
+#[test]
+fn named_storms_have_exact_outputs() {
+    for (unit, expect) in [
+        ("sk-", None),
+        ("SK-", None),
+        ("ghp_", None),
+        ("GHP_", None),
+        ("xoxb-", None),
+        ("AKIA", None),
+        ("sk-ant-api03-", None),
+        ("eyJ", Some("[REDACTED:jwt]")),
+        ("glpat-", Some("[REDACTED:gitlab-pat]")),
+    ] {
+        let text = repeat(unit, 1 << 16);
+        for chunk in [1, 4096] {
+            let out = run(&text, chunk).out;
+            match expect {
+                None => assert!(out == text, "{unit:?} in {chunk}-byte chunks changed"),
+                Some(e) => assert_eq!(String::from_utf8_lossy(&out), e, "{unit:?}"),
+            }
+        }
+    }
 }

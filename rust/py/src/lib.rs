@@ -1,13 +1,14 @@
 //! The PyO3 binding of scrubline-core: converts arguments, calls the core, maps errors.
 //! Nothing here decides anything about credentials.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use scrubline_core::project::Record;
-use scrubline_core::project::MAX_LINE;
+use scrubline_core::project::{MAX_LINE, RESIDENT_PROTOCOL_VERSION};
 use scrubline_core::scrub::{DEFAULT_REPLACEMENT, MIN_LITERAL_LEN};
 use scrubline_core::{BoundaryConfig, Error, ExitCode, Finish, RuleSet, RuleSpec, SchemaVersion};
 
@@ -122,26 +123,36 @@ fn rule_set(
 #[pyclass(module = "scrubline._core")]
 struct Scrubber {
     inner: scrubline_core::Scrubber,
+    /// The last call's output, reused from call to call (no allocation per delta).
+    out: Vec<u8>,
 }
 
+/// Output buffers larger than this are not kept between calls.
+const KEEP_OUT: usize = 1 << 20;
+
 impl Scrubber {
-    /// Feed `chunk` (and flush when `end`). Large chunks are scrubbed with the
-    /// interpreter released, a slice at a time, checking for Ctrl-C between slices.
-    fn run(&mut self, py: Python<'_>, chunk: &[u8], end: bool) -> PyResult<Vec<u8>> {
-        let mut out = Vec::with_capacity(chunk.len() + 64);
-        let inner = &mut self.inner;
+    /// Feed `chunk` (and flush when `end`) into `self.out`; true when the output is
+    /// exactly `chunk` (the caller then hands back its input object instead of a copy).
+    /// Large chunks are scrubbed with the interpreter released, a slice at a time,
+    /// checking for Ctrl-C between slices.
+    fn run(&mut self, py: Python<'_>, chunk: &[u8], end: bool) -> PyResult<bool> {
+        if self.out.capacity() > KEEP_OUT {
+            self.out = Vec::new();
+        }
+        let (inner, out) = (&mut self.inner, &mut self.out);
+        out.clear();
         if chunk.len() < DETACH_AT {
-            inner.feed(chunk, &mut out);
+            inner.feed(chunk, out);
         } else {
             for piece in chunk.chunks(SIGNAL_EVERY) {
-                py.detach(|| inner.feed(piece, &mut out));
+                py.detach(|| inner.feed(piece, out));
                 py.check_signals()?;
             }
         }
         if end {
-            inner.flush(&mut out);
+            inner.flush(out);
         }
-        Ok(out)
+        Ok(out[..] == *chunk)
     }
 }
 
@@ -157,31 +168,43 @@ impl Scrubber {
         let set = rule_set(&literals, &rules, &replacement)?;
         Ok(Scrubber {
             inner: scrubline_core::Scrubber::new(set),
+            out: Vec::new(),
         })
     }
 
+    /// The scrubbed text that is now safe to emit: `chunk` itself when that is all of
+    /// it, unchanged (clean text with nothing held back costs no new object).
     fn feed<'py>(
         &mut self,
         py: Python<'py>,
         chunk: &Bound<'py, PyString>,
     ) -> PyResult<Bound<'py, PyString>> {
-        let out = self.run(py, &str_bytes(chunk)?, false)?;
-        bytes_str(py, &out)
+        if self.run(py, &str_bytes(chunk)?, false)? {
+            return Ok(chunk.clone());
+        }
+        bytes_str(py, &self.out)
     }
 
     fn flush<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyString>> {
-        let out = self.run(py, b"", true)?;
-        bytes_str(py, &out)
+        self.run(py, b"", true)?;
+        bytes_str(py, &self.out)
     }
 
-    fn feed_bytes<'py>(&mut self, py: Python<'py>, chunk: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
-        let out = self.run(py, chunk, false)?;
-        Ok(PyBytes::new(py, &out))
+    /// `feed` for bytes: no decoding either way, and `chunk` itself when unchanged.
+    fn feed_bytes<'py>(
+        &mut self,
+        py: Python<'py>,
+        chunk: &Bound<'py, PyBytes>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        if self.run(py, chunk.as_bytes(), false)? {
+            return Ok(chunk.clone());
+        }
+        Ok(PyBytes::new(py, &self.out))
     }
 
     fn flush_bytes<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let out = self.run(py, b"", true)?;
-        Ok(PyBytes::new(py, &out))
+        self.run(py, b"", true)?;
+        Ok(PyBytes::new(py, &self.out))
     }
 
     fn scrub<'py>(
@@ -189,10 +212,7 @@ impl Scrubber {
         py: Python<'py>,
         text: &Bound<'py, PyString>,
     ) -> PyResult<Bound<'py, PyString>> {
-        let bytes = str_bytes(text)?;
-        let set = self.inner.rule_set().clone();
-        let out = py.detach(|| scrubline_core::scrub(&set, &bytes));
-        bytes_str(py, &out)
+        scrub_str(py, &self.inner.rule_set().clone(), text)
     }
 
     #[getter]
@@ -254,7 +274,7 @@ struct Boundary {
 #[pymethods]
 impl Boundary {
     #[new]
-    #[pyo3(signature = (*, version, run_id, max_turn_tokens = None, last_seq = 0, next_turn = 1, artifact_store = false, literals = Vec::new(), rules = Vec::new(), replacement = DEFAULT_REPLACEMENT.to_string()))]
+    #[pyo3(signature = (*, version, run_id, max_turn_tokens = None, last_seq = 0, next_turn = 1, artifact_store = false, literals = Vec::new(), rules = Vec::new(), replacement = DEFAULT_REPLACEMENT.to_string(), resident = false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         version: i64,
@@ -266,8 +286,9 @@ impl Boundary {
         literals: Vec<Bound<'_, PyAny>>,
         rules: Vec<Bound<'_, PyAny>>,
         replacement: String,
+        resident: bool,
     ) -> PyResult<Self> {
-        let version = SchemaVersion::new(version).map_err(to_py)?;
+        let version = version_of(version, resident)?;
         let rules = rule_set(&literals, &rules, &replacement)?;
         let mut inner = scrubline_core::Boundary::new(BoundaryConfig {
             version,
@@ -301,44 +322,13 @@ impl Boundary {
         Ok((records(py, step.records), PyBytes::new(py, &step.out)))
     }
 
-    /// Admit a batch of lines in one call: `(consumed, records, lines, error)`. It stops
-    /// after a line that ends the run or leaves an artifact waiting (`take_artifact`), or
-    /// at a bad line: `error` is then `(line_no, message)` and that line not consumed.
-    /// `records=False` skips building the records (a caller that keeps none).
-    #[pyo3(signature = (lines, first_line_no, *, records = true))]
-    fn admit_batch<'py>(
-        &mut self,
-        py: Python<'py>,
-        lines: Vec<Bound<'py, PyBytes>>,
-        first_line_no: u64,
-        records: bool,
-    ) -> (
-        usize,
-        Records<'py>,
-        Bound<'py, PyBytes>,
-        Option<(u64, String)>,
-    ) {
-        let slices: Vec<&[u8]> = lines.iter().map(|b| b.as_bytes()).collect();
-        let size: usize = slices.iter().map(|s| s.len()).sum();
-        let inner = &mut self.inner;
-        let mut step = scrubline_core::Step {
-            no_records: !records,
-            ..Default::default()
-        };
-        let (consumed, error) = if size < DETACH_AT {
-            inner.admit_many(&slices, first_line_no, &mut step)
-        } else {
-            py.detach(|| inner.admit_many(&slices, first_line_no, &mut step))
-        };
-        let error = batch_error(error, first_line_no + consumed as u64);
-        let (recs, out) = step_to_py(py, step);
-        (consumed, recs, out, error)
-    }
-
     /// Admit the lines of one read in one call: `block` holds whole lines, each ended by
     /// a newline (the input's last line may lack it), split here. Returns `(lines,
-    /// used, records, lines_out, error)`: the lines and bytes of `block` consumed, then
-    /// as `admit_batch`. The caller resumes with `block[used:]`.
+    /// used, records, lines_out, error)`: the lines and bytes of `block` consumed, the
+    /// records and published lines, and `(line_no, message)` for a bad line (not
+    /// consumed). It stops after a line that ends the run or leaves an artifact waiting
+    /// (`take_artifact`). `records=False` skips building the records. The caller resumes
+    /// with `block[used:]`.
     #[pyo3(signature = (block, first_line_no, *, records = true))]
     fn admit_block<'py>(
         &mut self,
@@ -446,14 +436,20 @@ impl Boundary {
         (records(py, step.records), PyBytes::new(py, &step.out))
     }
 
-    #[getter]
-    fn stopped(&self) -> bool {
-        self.inner.stopped()
+    /// Record and publish the rejection of a submission still queued as the run ends.
+    fn submission_rejected<'py>(
+        &mut self,
+        py: Python<'py>,
+        submission_id: &str,
+        reason: &str,
+    ) -> (Records<'py>, Bound<'py, PyBytes>) {
+        let step = self.inner.submission_rejected(submission_id, reason);
+        (records(py, step.records), PyBytes::new(py, &step.out))
     }
 
     #[getter]
-    fn broker_latency_us(&self) -> u64 {
-        self.inner.broker_latency_us()
+    fn stopped(&self) -> bool {
+        self.inner.stopped()
     }
 
     /// Redactions applied so far in every stream of the run.
@@ -551,29 +547,55 @@ impl Translator {
     }
 }
 
-/// Project one stored record onto a schema version: its line, or None.
+/// A CLI stream version (4, 5, 6, 8), or with `resident` the App Server's (7).
+fn version_of(version: i64, resident: bool) -> PyResult<SchemaVersion> {
+    if resident {
+        SchemaVersion::resident(version).map_err(to_py)
+    } else {
+        SchemaVersion::new(version).map_err(to_py)
+    }
+}
+
+/// Project one stored record onto a schema version: its line, or None. `run_id` (the
+/// record's run) selects the resident stream: version 7 only, which names the run.
 #[pyfunction]
+#[pyo3(signature = (record, version, *, run_id = None))]
 fn project<'py>(
     py: Python<'py>,
     record: &[u8],
     version: i64,
+    run_id: Option<&str>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let version = SchemaVersion::new(version).map_err(to_py)?;
-    let line = scrubline_core::project(record, version).map_err(to_py)?;
+    let version = version_of(version, run_id.is_some())?;
+    let line = scrubline_core::project_run(record, version, run_id.unwrap_or("")).map_err(to_py)?;
     Ok(line.map(|l| PyBytes::new(py, &l)))
 }
 
 #[pyfunction]
 fn scrub<'py>(py: Python<'py>, text: &Bound<'py, PyString>) -> PyResult<Bound<'py, PyString>> {
+    scrub_str(py, &RuleSet::builtin(), text)
+}
+
+/// A whole text scrubbed with `set`: `text` itself when nothing in it changes.
+fn scrub_str<'py>(
+    py: Python<'py>,
+    set: &Arc<RuleSet>,
+    text: &Bound<'py, PyString>,
+) -> PyResult<Bound<'py, PyString>> {
     let bytes = str_bytes(text)?;
-    let out = py.detach(|| scrubline_core::scrub(&RuleSet::builtin(), &bytes));
-    bytes_str(py, &out)
+    match py.detach(|| scrubline_core::scrub_cow(set, &bytes)) {
+        Cow::Borrowed(_) => Ok(text.clone()),
+        Cow::Owned(out) => bytes_str(py, &out),
+    }
 }
 
 #[pyfunction]
-fn scrub_bytes<'py>(py: Python<'py>, data: &[u8]) -> Bound<'py, PyBytes> {
-    let out = py.detach(|| scrubline_core::scrub(&RuleSet::builtin(), data));
-    PyBytes::new(py, &out)
+fn scrub_bytes<'py>(py: Python<'py>, data: &Bound<'py, PyBytes>) -> Bound<'py, PyBytes> {
+    let bytes = data.as_bytes();
+    match py.detach(|| scrubline_core::scrub_cow(&RuleSet::builtin(), bytes)) {
+        Cow::Borrowed(_) => data.clone(),
+        Cow::Owned(out) => PyBytes::new(py, &out),
+    }
 }
 
 #[pyfunction]
@@ -595,6 +617,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let versions: Vec<u32> = SchemaVersion::SUPPORTED.iter().map(|&v| v.into()).collect();
     m.add("SCHEMA_VERSIONS", versions)?;
     m.add("DEFAULT_SCHEMA_VERSION", SchemaVersion::DEFAULT.get())?;
+    m.add("RESIDENT_PROTOCOL_VERSION", RESIDENT_PROTOCOL_VERSION)?;
     let exits = PyDict::new(m.py());
     for (name, code) in ExitCode::ALL {
         exits.set_item(name, code.code())?;

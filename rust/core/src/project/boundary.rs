@@ -10,10 +10,10 @@ use std::time::Instant;
 
 use serde_json::{Map, Value};
 
-use super::json::parse_flat;
+use super::json::{parse_flat, ObjWriter};
 use super::text::{FieldScrubber, Stream, ToolCall};
 use super::validate::{bad, check_turn_end, portable_numbers, text_field};
-use super::version::{bounded, project_into, project_text_delta, Fields, ObjWriter, SchemaVersion};
+use super::version::{bounded, project_into, project_text_delta, At, Fields, SchemaVersion};
 use crate::scrub::{scrub, RuleSet, Scrubber};
 use crate::{Error, ExitCode};
 
@@ -200,6 +200,20 @@ impl Boundary {
         step
     }
 
+    /// Record and publish the server's rejection of a submission (its reason scrubbed):
+    /// the lifecycle record of a submission still queued when the run ends, written even
+    /// after the run stopped (a limit, a bad line) and before its result (P4).
+    pub fn submission_rejected(&mut self, submission_id: &str, reason: &str) -> Step {
+        let mut step = Step::default();
+        let scrubbed = scrub(&self.cfg.rules, reason.as_bytes());
+        let mut obj = Map::new();
+        obj.insert("submission_id".into(), Value::String(submission_id.into()));
+        let reason = String::from_utf8_lossy(&scrubbed).into_owned();
+        obj.insert("reason".into(), Value::String(reason));
+        self.emit("submission_rejected", obj, &mut step);
+        step
+    }
+
     /// Continue an existing run (`--resume`, `--continue`): records follow `last_seq`,
     /// and the first new turn is `next_turn`.
     pub fn continuing(mut self, last_seq: u64, next_turn: u64) -> Boundary {
@@ -343,202 +357,19 @@ impl Boundary {
         if self.fast && self.admit_delta(line, step).is_some() {
             return Ok(());
         }
-        // serde_json checks the UTF-8 of every string it reads; the whole-line check only
-        // runs to name the problem better when the parse failed.
-        let value: Value = match serde_json::from_slice(line) {
-            Ok(v) => v,
-            Err(e) => {
-                return Err(match std::str::from_utf8(line) {
-                    Err(u) => bad(n, format!("invalid UTF-8 at byte {}", u.valid_up_to())),
-                    Ok(_) => bad(n, format!("not valid JSON: {e}")),
-                })
-            }
-        };
-        let Value::Object(mut obj) = value else {
-            return Err(bad(n, "not a JSON object"));
-        };
-        for v in obj.values() {
-            portable_numbers(v).map_err(|why| bad(n, why))?;
-        }
-        let ty = match obj.get("type") {
-            // Only the engine writes these record types (a handle needs a durability
-            // witness, A2): a trace that sends one is kept, under another type, and
-            // published as nothing.
-            Some(Value::String(t)) if ENGINE_ONLY.contains(&t.as_str()) => {
-                obj.insert("trace_type".into(), Value::String(t.clone()));
-                "untrusted".to_string()
-            }
-            Some(Value::String(t)) if !t.is_empty() => t.clone(),
-            Some(_) => return Err(bad(n, "\"type\" must be a non-empty string")),
-            None => return Err(bad(n, "no \"type\"")),
-        };
-        // The engine assigns these; a trace's own values would only mislead.
-        for k in ["type", "seq", "turn", "run_id"] {
-            obj.shift_remove(k);
-        }
+        let (ty, mut obj) = parse_event(line, n)?;
         // A turn counts once one of its events was admitted (a bad line adds nothing).
         let event_turn =
             (!matches!(ty.as_str(), "run_start" | "cost" | "run_end")).then_some(self.turn);
         match ty.as_str() {
-            "assistant_delta" | "thinking_delta" => {
-                let text = text_field(&obj, n, &ty, "text")?;
-                obj.shift_remove("text");
-                self.fields.map(&mut obj);
-                let released = if ty == "assistant_delta" {
-                    let t = self.assistant.feed(&text);
-                    self.answer_push(&t);
-                    t
-                } else {
-                    self.thinking.feed(&text)
-                };
-                obj.insert("text".into(), Value::String(released));
-                self.emit(&ty, obj, step);
-            }
-            "tool_output_delta" => {
-                let text = text_field(&obj, n, &ty, "text")?;
-                obj.shift_remove("text");
-                self.fields.map(&mut obj);
-                let key = call_key(&obj);
-                let call = self.tool(&key);
-                let released = call.stream.feed(&text);
-                call.gather(&released);
-                obj.insert("text".into(), Value::String(released));
-                self.emit(&ty, obj, step);
-            }
-            "tool_end" => {
-                self.fields.map(&mut obj);
-                let key = call_key(&obj);
-                let (output, truncated) = match self.tools.remove(&key) {
-                    Some(mut call) => {
-                        let tail = call.stream.flush();
-                        self.ended_tool_redactions += call.stream.redactions();
-                        if !tail.is_empty() {
-                            call.gather(&tail);
-                            self.emit_delta("tool_output_delta", Some(&key), tail, step);
-                        }
-                        (call.output, call.truncated)
-                    }
-                    None => (String::new(), false),
-                };
-                obj.insert("output".into(), Value::String(output));
-                obj.insert("output_truncated".into(), Value::Bool(truncated));
-                self.emit(&ty, obj, step);
-            }
-            "input_attachment" => {
-                let encoded = match obj.shift_remove("data_b64") {
-                    Some(Value::String(s)) => s.len() as u64,
-                    None | Some(Value::Null) => 0,
-                    Some(_) => return Err(bad(n, "input_attachment.data_b64 must be a string")),
-                };
-                self.fields.map(&mut obj);
-                self.attachments += 1;
-                let mut rec = Map::new();
-                rec.insert("ordinal".into(), self.attachments.into());
-                rec.insert(
-                    "media_type".into(),
-                    obj.shift_remove("media_type").unwrap_or(Value::Null),
-                );
-                rec.insert("encoded_bytes".into(), encoded.into());
-                rec.insert(
-                    "filename".into(),
-                    obj.shift_remove("filename").unwrap_or(Value::Null),
-                );
-                rec.extend(obj);
-                self.emit(&ty, rec, step);
-            }
-            "turn_end" => {
-                let (used, estimate) = check_turn_end(&obj, n)?;
-                self.fields.map(&mut obj);
-                self.end_text_streams(step);
-                self.estimated_tokens = estimate;
-                self.emit(&ty, obj, step);
-                if let Some(max) = self.cfg.max_turn_tokens.filter(|m| used > *m) {
-                    self.limit = Some(max);
-                    let text = format!(
-                        "Stopped at limits.turnTokens ({max}). Raise it or split the work."
-                    );
-                    self.emit_notice("limit", &text, step);
-                }
-                self.turn += 1;
-            }
-            "artifact" => {
-                let content = |k: &str| match obj.get(k) {
-                    None | Some(Value::Null) => Ok(None),
-                    Some(Value::String(s)) => Ok(Some(s.clone())),
-                    Some(_) => Err(bad(n, format!("artifact.{k} must be a string"))),
-                };
-                let (b64, text) = (content("content_b64")?, content("content_text")?);
-                if b64.is_some() == text.is_some() {
-                    return Err(bad(
-                        n,
-                        "artifact needs exactly one of content_b64 and content_text",
-                    ));
-                }
-                self.fields.map(&mut obj);
-                if !self.artifact_store {
-                    // No store to witness the content (A2): refuse, count, say so (A3).
-                    self.artifacts_refused += 1;
-                    let text = format!(
-                        "Artifact refused: this boundary keeps no artifact store \
-                         ({} refused so far).",
-                        self.artifacts_refused
-                    );
-                    self.emit_notice("artifact_refused", &text, step);
-                } else {
-                    let field = |k: &str| obj.get(k).cloned().unwrap_or(Value::Null);
-                    self.pending = Some(PendingArtifact {
-                        content_b64: b64,
-                        content_text: text,
-                        schema: field("schema"),
-                        producer: field("producer"),
-                        effect_id: field("effect_id"),
-                        locator: field("path"),
-                    });
-                }
-            }
-            "cost" => {
-                self.fields.map(&mut obj);
-                if let Some(usd) = obj
-                    .get("usd")
-                    .filter(|u| u.as_f64().is_some_and(|x| x >= 0.0))
-                {
-                    if obj.get("status").and_then(Value::as_str) == Some("estimated") {
-                        let source = match obj.get("source") {
-                            Some(Value::String(s)) => s.clone(),
-                            _ => "the runtime".to_string(),
-                        };
-                        self.cost_estimate = Some((usd.clone(), source));
-                    } else {
-                        self.cost = Some(usd.clone());
-                    }
-                }
-                self.emit(&ty, obj, step);
-            }
-            "run_end" => {
-                self.fields.map(&mut obj);
-                // Validate before the streams end: an error must leave no record behind.
-                let outcome = match obj.get("outcome") {
-                    Some(Value::String(o))
-                        if matches!(o.as_str(), "done" | "drained" | "failed" | "cancelled") =>
-                    {
-                        o.clone()
-                    }
-                    Some(other) => {
-                        return Err(bad(
-                            n,
-                            format!(
-                                "run_end.outcome {other} is not done, drained, failed or cancelled"
-                            ),
-                        ))
-                    }
-                    None => return Err(bad(n, "run_end has no outcome")),
-                };
-                self.end_all_streams(step);
-                let reason = obj.get("reason").cloned().unwrap_or(Value::Null);
-                let error = obj.get("error").cloned().unwrap_or(Value::Null);
-                self.end = Some((outcome, reason, error));
-                self.emit(&ty, obj, step);
-            }
+            "assistant_delta" | "thinking_delta" => self.admit_text(Event { ty, obj, n }, step)?,
+            "tool_output_delta" => self.admit_tool_output(Event { ty, obj, n }, step)?,
+            "tool_end" => self.admit_tool_end(Event { ty, obj, n }, step),
+            "input_attachment" => self.admit_attachment(Event { ty, obj, n }, step)?,
+            "turn_end" => self.admit_turn_end(Event { ty, obj, n }, step)?,
+            "artifact" => self.admit_artifact(Event { ty, obj, n }, step)?,
+            "cost" => self.admit_cost(Event { ty, obj, n }, step),
+            "run_end" => self.admit_run_end(Event { ty, obj, n }, step)?,
             _ => {
                 self.fields.map(&mut obj);
                 self.emit(&ty, obj, step);
@@ -547,6 +378,191 @@ impl Boundary {
         if let Some(turn) = event_turn {
             self.active_turn = turn;
         }
+        Ok(())
+    }
+
+    /// `assistant_delta`, `thinking_delta`: through the stream's scrubber (D2).
+    fn admit_text(&mut self, ev: Event, step: &mut Step) -> Result<(), Error> {
+        let Event { ty, mut obj, n } = ev;
+        let text = text_field(&obj, n, &ty, "text")?;
+        obj.shift_remove("text");
+        self.fields.map(&mut obj);
+        let released = if ty == "assistant_delta" {
+            let t = self.assistant.feed(&text);
+            self.answer_push(&t);
+            t
+        } else {
+            self.thinking.feed(&text)
+        };
+        obj.insert("text".into(), Value::String(released));
+        self.emit(&ty, obj, step);
+        Ok(())
+    }
+
+    /// `tool_output_delta`: through its call's scrubber, gathered for `tool_end.output`.
+    fn admit_tool_output(&mut self, ev: Event, step: &mut Step) -> Result<(), Error> {
+        let Event { ty, mut obj, n } = ev;
+        let text = text_field(&obj, n, &ty, "text")?;
+        obj.shift_remove("text");
+        self.fields.map(&mut obj);
+        let key = call_key(&obj);
+        let call = self.tool(&key);
+        let released = call.stream.feed(&text);
+        call.gather(&released);
+        obj.insert("text".into(), Value::String(released));
+        self.emit(&ty, obj, step);
+        Ok(())
+    }
+
+    /// `tool_end`: the call's stream ends; its gathered output goes into the event (E2a).
+    fn admit_tool_end(&mut self, ev: Event, step: &mut Step) {
+        let Event { ty, mut obj, .. } = ev;
+        self.fields.map(&mut obj);
+        let key = call_key(&obj);
+        let (output, truncated) = match self.tools.remove(&key) {
+            Some(mut call) => {
+                let tail = call.stream.flush();
+                self.ended_tool_redactions += call.stream.redactions();
+                if !tail.is_empty() {
+                    call.gather(&tail);
+                    self.emit_delta("tool_output_delta", Some(&key), tail, step);
+                }
+                (call.output, call.truncated)
+            }
+            None => (String::new(), false),
+        };
+        obj.insert("output".into(), Value::String(output));
+        obj.insert("output_truncated".into(), Value::Bool(truncated));
+        self.emit(&ty, obj, step);
+    }
+
+    /// `input_attachment`: the bytes are counted and dropped (E3).
+    fn admit_attachment(&mut self, ev: Event, step: &mut Step) -> Result<(), Error> {
+        let Event { ty, mut obj, n } = ev;
+        let encoded = match obj.shift_remove("data_b64") {
+            Some(Value::String(s)) => s.len() as u64,
+            None | Some(Value::Null) => 0,
+            Some(_) => return Err(bad(n, "input_attachment.data_b64 must be a string")),
+        };
+        self.fields.map(&mut obj);
+        self.attachments += 1;
+        let mut rec = Map::new();
+        rec.insert("ordinal".into(), self.attachments.into());
+        rec.insert(
+            "media_type".into(),
+            obj.shift_remove("media_type").unwrap_or(Value::Null),
+        );
+        rec.insert("encoded_bytes".into(), encoded.into());
+        rec.insert(
+            "filename".into(),
+            obj.shift_remove("filename").unwrap_or(Value::Null),
+        );
+        rec.extend(obj);
+        self.emit(&ty, rec, step);
+        Ok(())
+    }
+
+    /// `turn_end`: the text streams end, the context estimate is kept, a budget may stop
+    /// the run (R3, T5).
+    fn admit_turn_end(&mut self, ev: Event, step: &mut Step) -> Result<(), Error> {
+        let Event { ty, mut obj, n } = ev;
+        let (used, estimate) = check_turn_end(&obj, n)?;
+        self.fields.map(&mut obj);
+        self.end_text_streams(step);
+        self.estimated_tokens = estimate;
+        self.emit(&ty, obj, step);
+        if let Some(max) = self.cfg.max_turn_tokens.filter(|m| used > *m) {
+            self.limit = Some(max);
+            let text = format!("Stopped at limits.turnTokens ({max}). Raise it or split the work.");
+            self.emit_notice("limit", &text, step);
+        }
+        self.turn += 1;
+        Ok(())
+    }
+
+    /// `artifact`: waits for its durability witness (A2), or is refused and counted
+    /// when this boundary keeps no store (A3).
+    fn admit_artifact(&mut self, ev: Event, step: &mut Step) -> Result<(), Error> {
+        let Event { mut obj, n, .. } = ev;
+        let content = |k: &str| match obj.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.clone())),
+            Some(_) => Err(bad(n, format!("artifact.{k} must be a string"))),
+        };
+        let (b64, text) = (content("content_b64")?, content("content_text")?);
+        if b64.is_some() == text.is_some() {
+            return Err(bad(
+                n,
+                "artifact needs exactly one of content_b64 and content_text",
+            ));
+        }
+        self.fields.map(&mut obj);
+        if !self.artifact_store {
+            self.artifacts_refused += 1;
+            let text = format!(
+                "Artifact refused: this boundary keeps no artifact store \
+                 ({} refused so far).",
+                self.artifacts_refused
+            );
+            self.emit_notice("artifact_refused", &text, step);
+        } else {
+            let field = |k: &str| obj.get(k).cloned().unwrap_or(Value::Null);
+            self.pending = Some(PendingArtifact {
+                content_b64: b64,
+                content_text: text,
+                schema: field("schema"),
+                producer: field("producer"),
+                effect_id: field("effect_id"),
+                locator: field("path"),
+            });
+        }
+        Ok(())
+    }
+
+    /// `cost`: price evidence for the result (R4); an estimate is kept apart (F6).
+    fn admit_cost(&mut self, ev: Event, step: &mut Step) {
+        let Event { ty, mut obj, .. } = ev;
+        self.fields.map(&mut obj);
+        if let Some(usd) = obj
+            .get("usd")
+            .filter(|u| u.as_f64().is_some_and(|x| x >= 0.0))
+        {
+            if obj.get("status").and_then(Value::as_str) == Some("estimated") {
+                let source = match obj.get("source") {
+                    Some(Value::String(s)) => s.clone(),
+                    _ => "the runtime".to_string(),
+                };
+                self.cost_estimate = Some((usd.clone(), source));
+            } else {
+                self.cost = Some(usd.clone());
+            }
+        }
+        self.emit(&ty, obj, step);
+    }
+
+    /// `run_end`: validated before the streams end, so an error leaves no record behind.
+    fn admit_run_end(&mut self, ev: Event, step: &mut Step) -> Result<(), Error> {
+        let Event { ty, mut obj, n } = ev;
+        self.fields.map(&mut obj);
+        let outcome = match obj.get("outcome") {
+            Some(Value::String(o))
+                if matches!(o.as_str(), "done" | "drained" | "failed" | "cancelled") =>
+            {
+                o.clone()
+            }
+            Some(other) => {
+                return Err(bad(
+                    n,
+                    format!("run_end.outcome {other} is not done, drained, failed or cancelled"),
+                ))
+            }
+            None => return Err(bad(n, "run_end has no outcome")),
+        };
+        self.end_all_streams(step);
+        let reason = obj.get("reason").cloned().unwrap_or(Value::Null);
+        let error = obj.get("error").cloned().unwrap_or(Value::Null);
+        self.end = Some((outcome, reason, error));
+        self.emit(&ty, obj, step);
         Ok(())
     }
 
@@ -595,8 +611,13 @@ impl Boundary {
         };
         self.seq += 1;
         let (seq, turn, v) = (self.seq, self.turn, self.cfg.version);
+        let at = At {
+            run_id: &self.cfg.run_id,
+            seq,
+            turn,
+        };
         if step.no_records {
-            project_text_delta(ty, seq, turn, &released, None, v, &mut step.out);
+            project_text_delta(ty, at, &released, None, v, &mut step.out);
         } else {
             let mut body = Vec::with_capacity(self.size_hint + 64);
             let mut w = ObjWriter::new(&mut body);
@@ -604,9 +625,9 @@ impl Boundary {
             for (k, v) in &kept {
                 w.str(k, v);
             }
-            let at = w.str_at("text", &released);
+            let span = w.str_at("text", &released);
             w.end();
-            project_text_delta(ty, seq, turn, &released, Some(&body[at]), v, &mut step.out);
+            project_text_delta(ty, at, &released, Some(&body[span]), v, &mut step.out);
             step.records.push(self.record(ty, body));
         }
         self.active_turn = self.turn;
@@ -656,14 +677,12 @@ impl Boundary {
         let written = spans.iter().map(|(k, r)| (*k, &body[r.clone()])).collect();
         let src = Fields { map: &obj, written };
         step.out.reserve(self.size_hint + 64);
-        project_into(
-            ty,
-            self.seq,
-            self.turn,
-            &src,
-            self.cfg.version,
-            &mut step.out,
-        );
+        let at = At {
+            run_id: &self.cfg.run_id,
+            seq: self.seq,
+            turn: self.turn,
+        };
+        project_into(ty, at, &src, self.cfg.version, &mut step.out);
         if !step.no_records {
             step.records.push(self.record(ty, body));
         }
@@ -847,7 +866,7 @@ impl Boundary {
             t => t + 1 - self.first_turn,
         };
         w.uint("turns", turns);
-        if self.cfg.version.get() >= 5 {
+        if self.cfg.version.has().kernel_tax {
             let failed = how.failed_runs.unwrap_or(u64::from(outcome == "failed"));
             let mut k = Vec::new();
             ObjWriter::new(&mut k)
@@ -864,6 +883,52 @@ impl Boundary {
             .end();
         out
     }
+}
+
+/// One admitted trace line: its type, its fields (without the engine's keys), its number.
+struct Event {
+    ty: String,
+    obj: Map<String, Value>,
+    n: u64,
+}
+
+/// One trace line as an event: its type and its fields, without the keys the engine
+/// assigns. A line that is not a JSON object with a non-empty string `type` is an error
+/// naming line `n`.
+fn parse_event(line: &[u8], n: u64) -> Result<(String, Map<String, Value>), Error> {
+    // serde_json checks the UTF-8 of every string it reads; the whole-line check only
+    // runs to name the problem better when the parse failed.
+    let value: Value = match serde_json::from_slice(line) {
+        Ok(v) => v,
+        Err(e) => {
+            return Err(match std::str::from_utf8(line) {
+                Err(u) => bad(n, format!("invalid UTF-8 at byte {}", u.valid_up_to())),
+                Ok(_) => bad(n, format!("not valid JSON: {e}")),
+            })
+        }
+    };
+    let Value::Object(mut obj) = value else {
+        return Err(bad(n, "not a JSON object"));
+    };
+    for v in obj.values() {
+        portable_numbers(v).map_err(|why| bad(n, why))?;
+    }
+    let ty = match obj.get("type") {
+        // Only the engine writes these record types (a handle needs a durability witness,
+        // A2): a trace that sends one is kept, under another type, and published as nothing.
+        Some(Value::String(t)) if ENGINE_ONLY.contains(&t.as_str()) => {
+            obj.insert("trace_type".into(), Value::String(t.clone()));
+            "untrusted".to_string()
+        }
+        Some(Value::String(t)) if !t.is_empty() => t.clone(),
+        Some(_) => return Err(bad(n, "\"type\" must be a non-empty string")),
+        None => return Err(bad(n, "no \"type\"")),
+    };
+    // The engine assigns these; a trace's own values would only mislead.
+    for k in ["type", "seq", "turn", "run_id"] {
+        obj.shift_remove(k);
+    }
+    Ok((ty, obj))
 }
 
 fn call_key(obj: &Map<String, Value>) -> String {

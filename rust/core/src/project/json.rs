@@ -1,5 +1,6 @@
 //! JSON at the boundary's hot path: a string writer that copies clean runs eight bytes at a
-//! time, and a borrowed parser for the flat objects most trace lines are.
+//! time, an object writer that emits fields in a shape's order, and a borrowed parser for
+//! the flat objects most trace lines are.
 //!
 //! Both are exact or silent. `write_str` and `write_value` produce the same bytes as
 //! `serde_json::to_writer` (compact); `parse_flat` returns what `serde_json` would parse,
@@ -144,6 +145,71 @@ pub(crate) fn write_value(out: &mut Vec<u8>, v: &Value) {
             }
             out.push(b'}');
         }
+    }
+}
+/// Writes one JSON object field by field, in the order the shape publishes them.
+pub(crate) struct ObjWriter<'a> {
+    out: &'a mut Vec<u8>,
+    first: bool,
+}
+
+impl<'a> ObjWriter<'a> {
+    pub(crate) fn new(out: &'a mut Vec<u8>) -> ObjWriter<'a> {
+        out.push(b'{');
+        ObjWriter { out, first: true }
+    }
+
+    fn key(&mut self, k: &str) {
+        if !self.first {
+            self.out.push(b',');
+        }
+        self.first = false;
+        write_str(self.out, k);
+        self.out.push(b':');
+    }
+
+    pub(crate) fn value(&mut self, k: &str, v: &Value) -> &mut Self {
+        self.key(k);
+        write_value(self.out, v);
+        self
+    }
+
+    /// Write a field; returns where its value's JSON lies in the output.
+    pub(crate) fn value_at(&mut self, k: &str, v: &Value) -> std::ops::Range<usize> {
+        self.key(k);
+        let start = self.out.len();
+        write_value(self.out, v);
+        start..self.out.len()
+    }
+
+    pub(crate) fn str(&mut self, k: &str, v: &str) -> &mut Self {
+        self.key(k);
+        write_str(self.out, v);
+        self
+    }
+
+    /// Write a string field; returns where its value's JSON lies in the output.
+    pub(crate) fn str_at(&mut self, k: &str, v: &str) -> std::ops::Range<usize> {
+        self.key(k);
+        let start = self.out.len();
+        write_str(self.out, v);
+        start..self.out.len()
+    }
+
+    pub(crate) fn uint(&mut self, k: &str, v: u64) -> &mut Self {
+        self.key(k);
+        write_u64(self.out, v);
+        self
+    }
+
+    pub(crate) fn raw(&mut self, k: &str, json: &[u8]) -> &mut Self {
+        self.key(k);
+        self.out.extend_from_slice(json);
+        self
+    }
+
+    pub(crate) fn end(&mut self) {
+        self.out.push(b'}');
     }
 }
 

@@ -14,4 +14,7 @@ pub use boundary::{
 };
 pub use text::TOOL_OUTPUT_MAX;
 pub(crate) use version::bounded;
-pub use version::{project, SchemaVersion, COMPONENTS, WORKFLOW};
+pub use version::{
+    project, project_run, Capabilities, SchemaVersion, COMPONENTS, RESIDENT_PROTOCOL_VERSION,
+    WORKFLOW,
+};

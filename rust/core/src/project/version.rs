@@ -1,102 +1,135 @@
 //! The published shapes: which record becomes which stdout line under schema v4, v5, v6
-//! and v8 (docs/contract.md §4, docs/projection.md). Projection of one record is stateless, so a
-//! stored run re-projects to any version.
+//! and v8 (docs/contract.md §4, docs/projection.md), and under v7, the resident App
+//! Server's event stream (docs/app-server.md). Projection of one record is stateless, so
+//! a stored run re-projects to any version.
 
 use serde_json::{Map, Value};
 
-use super::json::{write_str, write_u64, write_value};
+use super::json::ObjWriter;
 use crate::Error;
 
-/// A CLI stream schema version (O2). 7 is the resident protocol, never a CLI stream.
+/// What one published schema version has, by name (E1-E5, R2). The one place that says
+/// which version publishes what: the projection asks these, never `version >= n`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// `input_attachment` events (E3).
+    pub input_attachment: bool,
+    /// `kernel_tax` in the result (R2).
+    pub kernel_tax: bool,
+    /// `turn_end.context.components` (E4).
+    pub context_components: bool,
+    /// The four submission lifecycle records as events of their own; without this each
+    /// becomes a `notice` that claims nothing (E5).
+    pub submission_records: bool,
+    /// `artifact_produced` events (A1).
+    pub artifacts: bool,
+    /// Every event names its run (`run_id` after `schema_version`): several runs share
+    /// one event queue (P3).
+    pub names_run: bool,
+}
+
+/// Each version says what it adds to the one before.
+const V4: Capabilities = Capabilities {
+    input_attachment: false,
+    kernel_tax: false,
+    context_components: false,
+    submission_records: false,
+    artifacts: false,
+    names_run: false,
+};
+const V5: Capabilities = Capabilities {
+    input_attachment: true,
+    kernel_tax: true,
+    ..V4
+};
+const V6: Capabilities = Capabilities {
+    context_components: true,
+    ..V5
+};
+const V8: Capabilities = Capabilities {
+    submission_records: true,
+    artifacts: true,
+    ..V6
+};
+
+/// The resident stream: v8's vocabulary, and the run named in every event.
+const V7: Capabilities = Capabilities {
+    names_run: true,
+    ..V8
+};
+
+/// Every CLI stream version and what it has. Adding a version is adding a row.
+const VERSIONS: [(u8, Capabilities); 4] = [(4, V4), (5, V5), (6, V6), (8, V8)];
+
+/// The resident App Server protocol's number: never a CLI stream version (O3, O5).
+pub const RESIDENT_PROTOCOL_VERSION: u8 = 7;
+/// The resident protocol's event stream and what it has (only the App Server makes it).
+const RESIDENT: (u8, Capabilities) = (RESIDENT_PROTOCOL_VERSION, V7);
+
+/// A CLI stream schema version (O2), one of [`SchemaVersion::SUPPORTED`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct SchemaVersion(u8);
 
 impl SchemaVersion {
-    pub const SUPPORTED: [u8; 4] = [4, 5, 6, 8];
+    pub const SUPPORTED: [u8; VERSIONS.len()] = {
+        let mut v = [0; VERSIONS.len()];
+        let mut i = 0;
+        while i < VERSIONS.len() {
+            v[i] = VERSIONS[i].0;
+            i += 1;
+        }
+        v
+    };
     pub const DEFAULT: SchemaVersion = SchemaVersion(8);
+    /// The App Server's event stream (docs/app-server.md): never made by
+    /// [`SchemaVersion::new`] (a one-shot CLI stream refuses 7, O3).
+    pub const RESIDENT: SchemaVersion = SchemaVersion(RESIDENT.0);
+
+    /// The resident version, and nothing else.
+    pub fn resident(v: i64) -> Result<SchemaVersion, Error> {
+        if v == i64::from(RESIDENT.0) {
+            return Ok(SchemaVersion::RESIDENT);
+        }
+        Err(Error::Config {
+            reason: format!(
+                "unsupported resident protocol version {v}; supported: {}",
+                RESIDENT.0
+            ),
+        })
+    }
 
     pub fn new(v: i64) -> Result<SchemaVersion, Error> {
-        match v {
-            4 | 5 | 6 | 8 => Ok(SchemaVersion(v as u8)),
-            7 => Err(Error::Config {
-                reason: "schema version 7 is the resident App Server protocol, not a CLI \
-                         stream version; supported: 4, 5, 6, 8"
-                    .into(),
-            }),
-            _ => Err(Error::Config {
-                reason: format!("unsupported schema version {v}; supported: 4, 5, 6, 8"),
-            }),
+        let supported = || {
+            let names: Vec<String> = Self::SUPPORTED.iter().map(u8::to_string).collect();
+            names.join(", ")
+        };
+        if let Some((n, _)) = VERSIONS.iter().find(|(n, _)| i64::from(*n) == v) {
+            return Ok(SchemaVersion(*n));
         }
+        let reason = if v == i64::from(RESIDENT_PROTOCOL_VERSION) {
+            format!(
+                "schema version {v} is the resident App Server protocol, not a CLI stream \
+                 version; supported: {}",
+                supported()
+            )
+        } else {
+            format!("unsupported schema version {v}; supported: {}", supported())
+        };
+        Err(Error::Config { reason })
     }
 
     pub fn get(self) -> u8 {
         self.0
     }
-}
 
-/// Writes one JSON object field by field, in the order the shape publishes them.
-pub(crate) struct ObjWriter<'a> {
-    out: &'a mut Vec<u8>,
-    first: bool,
-}
-
-impl<'a> ObjWriter<'a> {
-    pub(crate) fn new(out: &'a mut Vec<u8>) -> ObjWriter<'a> {
-        out.push(b'{');
-        ObjWriter { out, first: true }
-    }
-
-    fn key(&mut self, k: &str) {
-        if !self.first {
-            self.out.push(b',');
-        }
-        self.first = false;
-        write_str(self.out, k);
-        self.out.push(b':');
-    }
-
-    pub(crate) fn value(&mut self, k: &str, v: &Value) -> &mut Self {
-        self.key(k);
-        write_value(self.out, v);
-        self
-    }
-
-    /// Write a field; returns where its value's JSON lies in the output.
-    pub(crate) fn value_at(&mut self, k: &str, v: &Value) -> std::ops::Range<usize> {
-        self.key(k);
-        let start = self.out.len();
-        write_value(self.out, v);
-        start..self.out.len()
-    }
-
-    pub(crate) fn str(&mut self, k: &str, v: &str) -> &mut Self {
-        self.key(k);
-        write_str(self.out, v);
-        self
-    }
-
-    /// Write a string field; returns where its value's JSON lies in the output.
-    pub(crate) fn str_at(&mut self, k: &str, v: &str) -> std::ops::Range<usize> {
-        self.key(k);
-        let start = self.out.len();
-        write_str(self.out, v);
-        start..self.out.len()
-    }
-
-    pub(crate) fn uint(&mut self, k: &str, v: u64) -> &mut Self {
-        self.key(k);
-        write_u64(self.out, v);
-        self
-    }
-
-    pub(crate) fn raw(&mut self, k: &str, json: &[u8]) -> &mut Self {
-        self.key(k);
-        self.out.extend_from_slice(json);
-        self
-    }
-
-    pub(crate) fn end(&mut self) {
-        self.out.push(b'}');
+    /// What this version publishes.
+    pub fn has(self) -> Capabilities {
+        VERSIONS
+            .iter()
+            .chain([&RESIDENT])
+            .find(|(n, _)| *n == self.0)
+            .map(|(_, c)| *c)
+            .expect("a SchemaVersion is always in VERSIONS")
     }
 }
 
@@ -177,19 +210,24 @@ fn submission_notice(ty: &str, rec: &Map<String, Value>) -> Option<String> {
     })
 }
 
+/// Where a published line sits: its run (named only by a version that names it), its
+/// seq and its turn.
+#[derive(Clone, Copy)]
+pub(crate) struct At<'a> {
+    pub run_id: &'a str,
+    pub seq: u64,
+    pub turn: u64,
+}
+
 /// Open a published line: its type, then the envelope every event has.
-fn header<'o>(
-    out: &'o mut Vec<u8>,
-    published: &str,
-    v: SchemaVersion,
-    seq: u64,
-    turn: u64,
-) -> ObjWriter<'o> {
+fn header<'o>(out: &'o mut Vec<u8>, published: &str, v: SchemaVersion, at: At) -> ObjWriter<'o> {
     let mut w = ObjWriter::new(out);
     w.str("type", published)
-        .uint("schema_version", u64::from(v.get()))
-        .uint("seq", seq)
-        .uint("turn", turn);
+        .uint("schema_version", u64::from(v.get()));
+    if v.has().names_run {
+        w.str("run_id", at.run_id);
+    }
+    w.uint("seq", at.seq).uint("turn", at.turn);
     w
 }
 
@@ -207,8 +245,7 @@ fn delta_type(ty: &str) -> Option<&'static str> {
 /// without a field map. `text_json` is `text` as JSON when the record already holds it.
 pub(crate) fn project_text_delta(
     ty: &str,
-    seq: u64,
-    turn: u64,
+    at: At,
     text: &str,
     text_json: Option<&[u8]>,
     v: SchemaVersion,
@@ -220,7 +257,7 @@ pub(crate) fn project_text_delta(
     if text.is_empty() {
         return;
     }
-    let mut w = header(out, published, v, seq, turn);
+    let mut w = header(out, published, v, at);
     match text_json {
         Some(json) => w.raw("text", json),
         None => w.str("text", text),
@@ -231,16 +268,9 @@ pub(crate) fn project_text_delta(
 
 /// Append the published line of one record (with its newline) to `out`, or nothing when
 /// the version does not publish it. The record is already redacted.
-pub(crate) fn project_into(
-    ty: &str,
-    seq: u64,
-    turn: u64,
-    src: &Fields,
-    v: SchemaVersion,
-    out: &mut Vec<u8>,
-) {
+pub(crate) fn project_into(ty: &str, at: At, src: &Fields, v: SchemaVersion, out: &mut Vec<u8>) {
     let rec = src.map;
-    let ver = v.get();
+    let has = v.has();
     let published: &str = match ty {
         "assistant_delta" | "thinking_delta" => {
             if matches!(field(rec, "text"), Value::String(s) if s.is_empty()) {
@@ -248,16 +278,16 @@ pub(crate) fn project_into(
             }
             delta_type(ty).expect("a text delta")
         }
-        "input_attachment" if ver < 5 => return,
+        "input_attachment" if !has.input_attachment => return,
         "approval_resolved"
         | "steer_submission_applied"
         | "control_submission_applied"
         | "submission_rejected"
-            if ver < 8 =>
+            if !has.submission_records =>
         {
             "notice"
         }
-        "artifact_produced" if ver < 8 => return,
+        "artifact_produced" if !has.artifacts => return,
         "run_end" => "run_done",
         "input_attachment"
         | "phase"
@@ -275,7 +305,7 @@ pub(crate) fn project_into(
         t if WORKFLOW.contains(&t) => ty,
         _ => return,
     };
-    let mut w = header(out, published, v, seq, turn);
+    let mut w = header(out, published, v, at);
     let copy = |w: &mut ObjWriter, keys: &[&str]| {
         for k in keys {
             src.put(w, k);
@@ -316,7 +346,7 @@ pub(crate) fn project_into(
         | "steer_submission_applied"
         | "control_submission_applied"
         | "submission_rejected"
-            if ver < 8 =>
+            if !has.submission_records =>
         {
             w.str("code", "submission");
             w.str("text", &submission_notice(ty, rec).unwrap_or_default());
@@ -326,7 +356,7 @@ pub(crate) fn project_into(
         "control_submission_applied" => copy(&mut w, &["submission_id", "control"]),
         "submission_rejected" => copy(&mut w, &["submission_id", "reason"]),
         "notice" => copy(&mut w, &["code", "text"]),
-        "turn_end" => turn_end(rec, ver, &mut w),
+        "turn_end" => turn_end(rec, has, &mut w),
         "artifact_produced" => copy(&mut w, &["artifact"]),
         "run_end" => copy(&mut w, &["outcome", "reason"]),
         _ => src.put_all(&mut w), // workflow_*: every field after the envelope
@@ -367,7 +397,7 @@ fn num(v: Option<&Value>, k: &str) -> u64 {
 
 /// `turn_end`: the record was validated at admission (non-negative integers, components
 /// within the estimate), so this only picks the published fields.
-fn turn_end(rec: &Map<String, Value>, ver: u8, w: &mut ObjWriter) {
+fn turn_end(rec: &Map<String, Value>, has: Capabilities, w: &mut ObjWriter) {
     let usage = rec.get("usage");
     let context = rec.get("context");
     let mut u = Vec::new();
@@ -380,7 +410,7 @@ fn turn_end(rec: &Map<String, Value>, ver: u8, w: &mut ObjWriter) {
     {
         let mut cw = ObjWriter::new(&mut c);
         cw.uint("estimated_tokens", num(context, "estimated_tokens"));
-        if ver >= 6 {
+        if has.context_components {
             let comps = context.and_then(|c| c.get("components"));
             let mut p = Vec::new();
             let mut pw = ObjWriter::new(&mut p);
@@ -398,6 +428,15 @@ fn turn_end(rec: &Map<String, Value>, ver: u8, w: &mut ObjWriter) {
 /// Project one stored record (its JSON bytes) onto `version`: the published line with
 /// its newline, or `None` when the version does not publish it.
 pub fn project(record: &[u8], version: SchemaVersion) -> Result<Option<Vec<u8>>, Error> {
+    project_run(record, version, "")
+}
+
+/// [`project`] for a record of the run `run_id` (a version that names the run needs it).
+pub fn project_run(
+    record: &[u8],
+    version: SchemaVersion,
+    run_id: &str,
+) -> Result<Option<Vec<u8>>, Error> {
     let rec: Map<String, Value> = serde_json::from_slice(record).map_err(|e| Error::Config {
         reason: format!("stored record is not a JSON object: {e}"),
     })?;
@@ -411,6 +450,55 @@ pub fn project(record: &[u8], version: SchemaVersion) -> Result<Option<Vec<u8>>,
         written: Vec::new(),
     };
     let mut out = Vec::new();
-    project_into(ty, seq, turn, &src, version, &mut out);
+    project_into(ty, At { run_id, seq, turn }, &src, version, &mut out);
     Ok((!out.is_empty()).then_some(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SchemaVersion, RESIDENT_PROTOCOL_VERSION, VERSIONS};
+    use crate::Error;
+
+    #[test]
+    fn the_supported_list_is_the_table() {
+        assert_eq!(SchemaVersion::SUPPORTED, [4, 5, 6, 8]);
+        assert!(SchemaVersion::SUPPORTED.contains(&SchemaVersion::DEFAULT.get()));
+        assert!(!SchemaVersion::SUPPORTED.contains(&RESIDENT_PROTOCOL_VERSION));
+        for v in SchemaVersion::SUPPORTED {
+            assert_eq!(SchemaVersion::new(v.into()).unwrap().get(), v);
+        }
+    }
+
+    #[test]
+    fn a_capability_once_published_stays_published() {
+        for pair in VERSIONS.windows(2) {
+            let ((_, a), (_, b)) = (pair[0], pair[1]);
+            assert!(!a.input_attachment || b.input_attachment);
+            assert!(!a.kernel_tax || b.kernel_tax);
+            assert!(!a.context_components || b.context_components);
+            assert!(!a.submission_records || b.submission_records);
+            assert!(!a.artifacts || b.artifacts);
+        }
+    }
+
+    #[test]
+    fn unsupported_versions_say_why() {
+        let reason = |v: i64| match SchemaVersion::new(v) {
+            Err(Error::Config { reason }) => reason,
+            other => panic!("{v}: {other:?}"),
+        };
+        assert_eq!(
+            reason(7),
+            "schema version 7 is the resident App Server protocol, not a CLI stream \
+             version; supported: 4, 5, 6, 8"
+        );
+        assert_eq!(
+            reason(3),
+            "unsupported schema version 3; supported: 4, 5, 6, 8"
+        );
+        assert_eq!(
+            reason(9),
+            "unsupported schema version 9; supported: 4, 5, 6, 8"
+        );
+    }
 }

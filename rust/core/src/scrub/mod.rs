@@ -12,4 +12,4 @@ mod stream;
 pub use literal::MIN_LITERAL_LEN;
 pub use rules::Tier;
 pub use ruleset::{RuleInfo, RuleSet, RuleSpec, DEFAULT_REPLACEMENT, LITERAL_RULE_ID};
-pub use stream::{scrub, Scrubber};
+pub use stream::{scrub, scrub_cow, Scrubber};

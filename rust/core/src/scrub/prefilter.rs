@@ -5,7 +5,10 @@
 //! by their rarest four bytes (their *signature*, see [`signature`]) with SIMD Teddy
 //! searchers over an ASCII-lowercased copy of the slice, then verified in full;
 //! three-byte keywords by one more searcher on that copy; shorter ones (`Q~`, `SK`) are exact
-//! and found with memmem on the slice itself. Small slices (a token delta),
+//! and found with memmem on the slice itself. Teddy's cost per pass grows with the
+//! signatures that share a bucket and collide on their nibbles, so signatures are laid
+//! out bucket by bucket (see [`bucket_order`]): three passes of ~62 clustered
+//! signatures cost less than four of 48 in the order they came. Small slices (a token delta),
 //! and any slice when SIMD is missing, go through one case-insensitive Aho-Corasick
 //! automaton instead, which reports exactly the same hits.
 //! Literal forms are exact and have an automaton of their own.
@@ -20,7 +23,9 @@ use crate::Error;
 pub(crate) type Hit = (u32, usize);
 
 const SIG: usize = 4;
-const PER_SEARCHER: usize = 48;
+/// Signatures per Teddy pass, at most: measured best for a clustered layout (fewer,
+/// fuller passes cost more in verification than they save in scanning).
+const PER_PASS: usize = 64;
 
 /// The keywords one signature stands for: `(keyword, offset of the signature in it)`.
 type Owners = Vec<(u32, usize)>;
@@ -29,8 +34,9 @@ type Owners = Vec<(u32, usize)>;
 enum Keywords {
     /// Signatures on the lowercased text; per signature, the keywords it starts.
     Teddy {
-        /// Each searcher takes at most [`PER_SEARCHER`] signatures: Teddy's false-positive
-        /// rate climbs steeply with more patterns per bucket, two lean passes beat one.
+        /// Each searcher takes at most [`PER_PASS`] signatures: Teddy's false-positive
+        /// rate climbs steeply with more patterns per bucket. A searcher's pattern `j`
+        /// is a signature in the order [`bucket_order`] chose; `Owners` are per pattern.
         searchers: Vec<(packed::Searcher, Vec<Owners>)>,
         /// Keywords of exactly three bytes (lowercased): one more searcher.
         three: Option<(packed::Searcher, Vec<Owners>)>,
@@ -56,16 +62,76 @@ pub(crate) struct Prefilter {
     /// Literal forms: exact, case-sensitive; pattern indices offset by `literal_base`.
     literals: Option<AhoCorasick>,
     literal_base: u32,
-    /// "Could this tail still become a pattern?"
+    /// "Could this tail still become a keyword?"
     tails: Tails,
+    /// "… or a literal form?" (none without literals)
+    literal_tails: Option<ForwardTails>,
     max_len: usize,
 }
 
-/// An Aho-Corasick automaton over the lowercased patterns that answers one question:
-/// how long is the longest suffix of the text read so far that is a proper prefix of
-/// some pattern? One table lookup per byte.
-#[derive(Debug, Default)]
+/// The proper prefixes of every (lowercased) pattern, reversed, as a trie: it answers
+/// "how long is the longest suffix of the text that is a proper prefix of some
+/// pattern?" by walking back from the text's end, which stops within a byte or two on
+/// ordinary text (a forward automaton has to read the whole window every time).
+#[derive(Debug)]
 struct Tails {
+    /// Per node: its children `(byte, node)`, sorted by byte; node 0 is the root.
+    children: Vec<Vec<(u8, u32)>>,
+    /// Per node: whether the reversed path to it is a proper prefix of a pattern.
+    prefix: Vec<bool>,
+}
+
+impl Tails {
+    fn new<'a>(patterns: impl Iterator<Item = &'a [u8]>) -> Tails {
+        let mut t = Tails {
+            children: vec![Vec::new()],
+            prefix: vec![false],
+        };
+        for p in patterns {
+            let p = p.to_ascii_lowercase();
+            for k in 1..p.len() {
+                let mut node = 0usize;
+                for &b in p[..k].iter().rev() {
+                    node = match t.children[node].binary_search_by_key(&b, |&(c, _)| c) {
+                        Ok(i) => t.children[node][i].1 as usize,
+                        Err(i) => {
+                            let child = t.children.len();
+                            t.children[node].insert(i, (b, child as u32));
+                            t.children.push(Vec::new());
+                            t.prefix.push(false);
+                            child
+                        }
+                    };
+                }
+                t.prefix[node] = true;
+            }
+        }
+        t
+    }
+
+    /// Length of the longest suffix of `text` that is a proper prefix of a pattern
+    /// (ASCII case folded).
+    fn pending(&self, text: &[u8]) -> usize {
+        let (mut node, mut best) = (0usize, 0usize);
+        for (n, &b) in text.iter().rev().enumerate() {
+            let b = b.to_ascii_lowercase();
+            match self.children[node].binary_search_by_key(&b, |&(c, _)| c) {
+                Ok(i) => node = self.children[node][i].1 as usize,
+                Err(_) => break,
+            }
+            if self.prefix[node] {
+                best = n + 1;
+            }
+        }
+        best
+    }
+}
+
+/// The same question for literal forms, which may be long (a reversed trie of a
+/// pattern's prefixes grows with the square of its length): an Aho-Corasick automaton
+/// over the lowercased forms, one table lookup per byte of the window.
+#[derive(Debug, Default)]
+struct ForwardTails {
     /// Byte (lowercased) to column; column 0 is every byte no pattern contains.
     class: Vec<u8>,
     columns: usize,
@@ -75,8 +141,8 @@ struct Tails {
     pending: Vec<u32>,
 }
 
-impl Tails {
-    fn new<'a>(patterns: impl Iterator<Item = &'a [u8]>) -> Tails {
+impl ForwardTails {
+    fn new<'a>(patterns: impl Iterator<Item = &'a [u8]>) -> ForwardTails {
         let patterns: Vec<Vec<u8>> = patterns.map(|p| p.to_ascii_lowercase()).collect();
         let mut class = vec![0u8; 256];
         let mut columns = 1usize;
@@ -141,7 +207,7 @@ impl Tails {
                 }
             }
         }
-        Tails {
+        ForwardTails {
             class,
             columns,
             next,
@@ -200,17 +266,25 @@ impl Prefilter {
                 by_sig.push(vec![(i as u32, off)]);
             }
         }
-        let teddy = |sigs: &[Vec<u8>]| {
+        // Laid out for Teddy's buckets; each pattern keeps its signature's owners.
+        let teddy = |sigs: &[Vec<u8>], owners: &[Owners]| {
+            let order = bucket_order(sigs);
             packed::Config::new()
                 .match_kind(PackedKind::LeftmostFirst)
+                .heuristic_pattern_limits(false)
                 .builder()
-                .extend(sigs)
+                .extend(order.iter().map(|&i| &sigs[i]))
                 .build()
+                .map(|s| (s, order.iter().map(|&i| owners[i].clone()).collect()))
         };
         let mut searchers = Vec::new();
-        for (chunk, owners) in sigs.chunks(PER_SEARCHER).zip(by_sig.chunks(PER_SEARCHER)) {
-            match teddy(chunk) {
-                Some(searcher) => searchers.push((searcher, owners.to_vec())),
+        let per = sigs
+            .len()
+            .div_ceil(sigs.len().div_ceil(PER_PASS).max(1))
+            .max(1);
+        for (chunk, owners) in sigs.chunks(per).zip(by_sig.chunks(per)) {
+            match teddy(chunk, owners) {
+                Some(searcher) => searchers.push(searcher),
                 None => {
                     searchers.clear();
                     break;
@@ -220,8 +294,8 @@ impl Prefilter {
         let three = if three_sigs.is_empty() {
             None
         } else {
-            match teddy(&three_sigs) {
-                Some(searcher) => Some((searcher, three_owners)),
+            match teddy(&three_sigs, &three_owners) {
+                Some(searcher) => Some(searcher),
                 None => {
                     searchers.clear();
                     None
@@ -252,7 +326,9 @@ impl Prefilter {
         };
         let literal_base = patterns.len() as u32;
         patterns.extend(literals.iter().cloned());
-        let tails = Tails::new(patterns.iter().map(Vec::as_slice));
+        let tails = Tails::new(patterns[..literal_base as usize].iter().map(Vec::as_slice));
+        let literal_tails =
+            (!literals.is_empty()).then(|| ForwardTails::new(literals.iter().map(Vec::as_slice)));
         let max_len = patterns.iter().map(Vec::len).max().unwrap_or(1);
         let literals = if literals.is_empty() {
             None
@@ -272,6 +348,7 @@ impl Prefilter {
             literals,
             literal_base,
             tails,
+            literal_tails,
             max_len,
         })
     }
@@ -290,7 +367,9 @@ impl Prefilter {
     /// some pattern (ASCII case folded): where a keyword may be arriving.
     pub(crate) fn partial_start(&self, tail: &[u8]) -> Option<usize> {
         let from = tail.len().saturating_sub(self.max_len.saturating_sub(1));
-        match self.tails.pending(&tail[from..]) {
+        let window = &tail[from..];
+        let forms = self.literal_tails.as_ref().map_or(0, |t| t.pending(window));
+        match self.tails.pending(window).max(forms) {
             0 => None,
             n => Some(tail.len() - n),
         }
@@ -324,7 +403,7 @@ impl Prefilter {
                         let at_sig = m.start();
                         for &(k, off) in &by_sig[m.pattern().as_usize()] {
                             if let Some(h) = at_sig.checked_sub(off) {
-                                if lower[h..].starts_with(&self.patterns[k as usize]) {
+                                if has_at(lower, h, &self.patterns[k as usize]) {
                                     hits.push((k, h));
                                 }
                             }
@@ -346,6 +425,15 @@ impl Prefilter {
     }
 }
 
+/// Whether `pattern` occurs in `hay` at `at`. Inline, byte by byte: most candidates
+/// differ from their keyword in the first byte past the signature, and a storm of one
+/// keyword checks every keyword that contains it at every hit.
+#[inline]
+fn has_at(hay: &[u8], at: usize, pattern: &[u8]) -> bool {
+    hay.get(at..at + pattern.len())
+        .is_some_and(|w| w.iter().zip(pattern).all(|(a, b)| a == b))
+}
+
 /// `dst = hay` with ASCII letters lowercased; written so that it vectorizes.
 fn lowercase_into(hay: &[u8], dst: &mut Vec<u8>) {
     dst.clear();
@@ -353,6 +441,98 @@ fn lowercase_into(hay: &[u8], dst: &mut Vec<u8>) {
     for (d, &b) in dst.iter_mut().zip(hay) {
         *d = b | (u8::from(b.wrapping_sub(b'A') < 26) << 5);
     }
+}
+
+/// The order in which to hand `sigs` (all of one length) to Teddy so that signatures
+/// whose nibbles overlap share a bucket: Teddy flags a position for a bucket when each
+/// of its bytes has a low and a high nibble some signature of the bucket has there, so a
+/// bucket of look-alikes (`xoxb`, `xoxp`, `xoxa`) flags little more than one signature
+/// would. aho-corasick fills bucket `B - 1 - (j % B)` with pattern `j`, except that a
+/// pattern whose low nibbles equal an earlier one's joins that one's bucket; the order
+/// follows that rule (a repeated index fills a short bucket, and only costs a repeated
+/// check). The layout only changes speed: every order finds the same hits.
+fn bucket_order(sigs: &[Vec<u8>]) -> Vec<usize> {
+    let Some(len) = sigs.first().map(Vec::len) else {
+        return Vec::new();
+    };
+    // Teddy's slim searchers have 8 buckets, the fat ones (over 32 patterns) 16.
+    let buckets = if sigs.len() > 32 { 16 } else { 8 };
+    let low = |s: &[u8]| s.iter().map(|b| b & 15).collect::<Vec<u8>>();
+    let mut units: Vec<Vec<usize>> = Vec::new();
+    for (i, s) in sigs.iter().enumerate() {
+        match units.iter_mut().find(|u| low(&sigs[u[0]]) == low(s)) {
+            Some(u) => u.push(i),
+            None => units.push(vec![i]),
+        }
+    }
+    // How often a bucket with these nibble sets (per position: low, high) flags a
+    // position of ordinary lowercased text, under the byte frequencies of `frequency`
+    // (no upper-case letter occurs in lowercased text).
+    let mut mass = [[0f64; 16]; 16];
+    for c in (0..=255u8).filter(|c| !c.is_ascii_uppercase()) {
+        mass[usize::from(c & 15)][usize::from(c >> 4)] += frequency(c);
+    }
+    let total: f64 = mass.iter().flatten().sum();
+    let bits = |m: u16| (0..16).filter(move |&n| m >> n & 1 == 1);
+    let flags = |nibbles: &[(u16, u16)]| -> f64 {
+        nibbles
+            .iter()
+            .map(|&(lo, hi)| {
+                bits(lo)
+                    .flat_map(|l| bits(hi).map(move |h| mass[l][h]))
+                    .sum::<f64>()
+                    / total
+            })
+            .product()
+    };
+    let mut nibbles = vec![vec![(0u16, 0u16); len]; buckets];
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); buckets];
+    let mut size = vec![0usize; buckets];
+    let cap = sigs.len().div_ceil(buckets);
+    let mut by_size: Vec<usize> = (0..units.len()).collect();
+    by_size.sort_by_key(|&u| std::cmp::Reverse(units[u].len()));
+    for u in by_size {
+        let with = |b: usize| {
+            let mut n = nibbles[b].clone();
+            for &i in &units[u] {
+                for (slot, &c) in n.iter_mut().zip(&sigs[i]) {
+                    slot.0 |= 1 << (c & 15);
+                    slot.1 |= 1 << (c >> 4);
+                }
+            }
+            n
+        };
+        // Among the buckets with room (or all, when a unit fits none), the one whose
+        // flag rate grows least.
+        let room: Vec<usize> = (0..buckets)
+            .filter(|&b| size[b] + units[u].len() <= cap)
+            .collect();
+        let pick = if room.is_empty() {
+            (0..buckets).collect()
+        } else {
+            room
+        };
+        let cost = |b: usize| flags(&with(b)) - flags(&nibbles[b]);
+        let b = pick
+            .into_iter()
+            .min_by(|&a, &b| cost(a).total_cmp(&cost(b)).then(size[a].cmp(&size[b])))
+            .expect("at least one bucket");
+        nibbles[b] = with(b);
+        members[b].push(u);
+        size[b] += units[u].len();
+    }
+    let rounds = members.iter().map(Vec::len).max().unwrap_or(0);
+    let mut order = Vec::with_capacity(sigs.len() + buckets);
+    for r in 0..rounds {
+        for slot in 0..buckets {
+            let bucket = &members[buckets - 1 - slot];
+            let fallback = members.iter().find(|m| !m.is_empty()).expect("one bucket");
+            let u = bucket.get(r).or(bucket.first()).unwrap_or(&fallback[0]);
+            order.push(units[*u][0]);
+        }
+    }
+    order.extend(units.iter().flat_map(|u| u[1..].iter().copied()));
+    order
 }
 
 /// Offset of the [`SIG`] bytes of a (lowercased) keyword least likely to occur in ordinary
@@ -401,5 +581,62 @@ fn frequency(b: u8) -> f64 {
         b'q' => 0.1,
         b'z' => 0.07,
         _ => 0.3,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn keywords() -> Vec<Vec<u8>> {
+        crate::scrub::rules::builtin()
+            .flat_map(|r| r.keywords.iter())
+            .map(|k| k.as_bytes().to_vec())
+            .collect()
+    }
+
+    /// The longest suffix of `text` that is a proper prefix of a pattern, by brute force.
+    fn pending_naive(patterns: &[Vec<u8>], text: &[u8]) -> usize {
+        let text = text.to_ascii_lowercase();
+        (1..=text.len())
+            .filter(|&k| {
+                patterns.iter().any(|p| {
+                    let p = p.to_ascii_lowercase();
+                    k < p.len() && text.ends_with(&p[..k])
+                })
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn bucket_order_keeps_every_signature() {
+        let sigs: Vec<Vec<u8>> = keywords()
+            .iter()
+            .filter(|k| k.len() >= SIG)
+            .map(|k| k[..SIG].to_ascii_lowercase())
+            .collect();
+        for n in [1, 5, 20, 33, 64, sigs.len()] {
+            let mut order = bucket_order(&sigs[..n]);
+            order.sort_unstable();
+            order.dedup();
+            assert_eq!(order, (0..n).collect::<Vec<_>>(), "{n} signatures");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// The reversed-prefix trie and the forward automaton answer as brute force does.
+        #[test]
+        fn tails_match_brute_force(text in "[skSK_\\-ghpxoAIaz0-9.:/ ]{0,24}") {
+            let patterns = keywords();
+            let want = pending_naive(&patterns, text.as_bytes());
+            let tails = Tails::new(patterns.iter().map(Vec::as_slice));
+            prop_assert_eq!(tails.pending(text.as_bytes()), want);
+            let forward = ForwardTails::new(patterns.iter().map(Vec::as_slice));
+            prop_assert_eq!(forward.pending(text.as_bytes()), want);
+        }
     }
 }

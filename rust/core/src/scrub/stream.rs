@@ -7,6 +7,7 @@
 //! bytes alone, never on where a chunk ended, so the output of a stream is the same
 //! however it was split; `scrub(text)` is simply one chunk and a flush.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -61,6 +62,10 @@ pub struct Scrubber {
     cands: VecDeque<Candidate>,
     /// After an overflow: the rule whose `overflow` class is swallowed at `emitted`.
     swallow: Option<u32>,
+    /// `(scanned, from)`: the hold-back computed at `scanned` found that no keyword or
+    /// literal form straddling `scanned` can start before `from`, so the next scan
+    /// starts there rather than a whole keyword length back.
+    resume: Option<(u64, u64)>,
     counts: Vec<u64>,
     work: u64,
     hits: Vec<Hit>,
@@ -78,6 +83,7 @@ impl Scrubber {
             scanned: 0,
             cands: VecDeque::new(),
             swallow: None,
+            resume: None,
             counts: vec![0; n],
             work: 0,
             hits: Vec::new(),
@@ -109,6 +115,7 @@ impl Scrubber {
         self.scanned = self.base;
         self.cands.clear();
         self.swallow = None;
+        self.resume = None;
     }
 
     /// Whether `text` holds any keyword or literal hit. A whole text without one cannot
@@ -216,17 +223,25 @@ impl Scrubber {
         if self.scanned >= end {
             return;
         }
-        let overlap = self.set.prefilter.max_len() as u64 - 1;
-        let from = self
-            .scanned
-            .saturating_sub(overlap)
-            .max(self.base)
-            .max(self.emitted);
+        let from = match self.resume {
+            Some((at, from)) if at == self.scanned => from,
+            _ => {
+                let overlap = self.set.prefilter.max_len() as u64 - 1;
+                self.scanned.saturating_sub(overlap)
+            }
+        }
+        .max(self.base)
+        .max(self.emitted);
         let set = Arc::clone(&self.set);
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
         let hay = &self.buf[(from - self.base) as usize..];
         set.prefilter.find(hay, &mut self.lower, &mut hits);
+        // Each searcher reports in order; several interleave. In order, candidates are
+        // appended (no search per hit): one check, and a sort only when it fails.
+        if !hits.is_sorted_by_key(|&(p, at)| (at, p)) {
+            hits.sort_unstable_by_key(|&(p, at)| (at, p));
+        }
         self.work += hits.len() as u64;
         for &(pattern, at) in &hits {
             let hit = from + at as u64;
@@ -286,6 +301,11 @@ impl Scrubber {
 
     fn add_candidate(&mut self, c: Candidate) {
         let key = (c.start, c.rule);
+        // Hits mostly arrive in order (a storm of one keyword: all of them).
+        if self.cands.back().is_none_or(|x| (x.start, x.rule) < key) {
+            self.cands.push_back(c);
+            return;
+        }
         match self.cands.binary_search_by_key(&key, |x| (x.start, x.rule)) {
             // Two literal forms at one start: the longer one counts.
             Ok(i) => {
@@ -497,6 +517,11 @@ impl Scrubber {
             Some(j) => self.emitted + j as u64,
             None => end,
         };
+        // A keyword hit starting before `emitted` starts no candidate, so the next scan
+        // need not look before `hold`.
+        if self.scanned == end {
+            self.resume = Some((end, hold));
+        }
         for &r in &set.before_rules {
             let before = set.rules[r as usize].before.expect("before rule");
             for q in [end, hold] {
@@ -525,9 +550,40 @@ impl Scrubber {
 
 /// Scrub a whole text: one chunk and a flush.
 pub fn scrub(set: &Arc<RuleSet>, text: &[u8]) -> Vec<u8> {
+    scrub_cow(set, text).into_owned()
+}
+
+/// Scrub a whole text, borrowing it back when nothing in it changes (the common case
+/// for clean text: no output buffer is built, so a caller can hand back its input).
+/// The output is that of [`scrub`]; it is built a slice at a time and compared with
+/// the input until the first change, then copied from there on.
+pub fn scrub_cow<'a>(set: &Arc<RuleSet>, text: &'a [u8]) -> Cow<'a, [u8]> {
     let mut s = Scrubber::new(Arc::clone(set));
-    let mut out = Vec::with_capacity(text.len());
-    s.feed(text, &mut out);
-    s.flush(&mut out);
-    out
+    let mut piece = Vec::new();
+    // Until `out` exists, the output so far is `text[..same]`.
+    let mut same = 0usize;
+    let mut out: Option<Vec<u8>> = None;
+    let mut take = |piece: &[u8]| match &mut out {
+        Some(o) => o.extend_from_slice(piece),
+        None if text[same..].starts_with(piece) => same += piece.len(),
+        None => {
+            let mut o = Vec::with_capacity(text.len() + 64);
+            o.extend_from_slice(&text[..same]);
+            o.extend_from_slice(piece);
+            out = Some(o);
+        }
+    };
+    for chunk in text.chunks(SLICE) {
+        piece.clear();
+        s.feed(chunk, &mut piece);
+        take(&piece);
+    }
+    piece.clear();
+    s.flush(&mut piece);
+    take(&piece);
+    match out {
+        Some(o) => Cow::Owned(o),
+        None if same == text.len() => Cow::Borrowed(text),
+        None => Cow::Owned(text[..same].to_vec()),
+    }
 }

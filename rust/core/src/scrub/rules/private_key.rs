@@ -13,7 +13,7 @@ pub const PRIVATE_KEY_PEM: RuleDef = RuleDef {
     description: "PEM private key block (RSA, EC, DSA, OpenSSH, PKCS#8, PGP), real or \\n-escaped newlines, whole or truncated",
     keywords: &["-----BEGIN"],
     pattern: concat!(
-        r#"-----BEGIN[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----"#,
+        r#"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"#,
         r#"(?:(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n))+[ \t]*(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):[^\r\n\\]*)+"#,
         r#"|(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+[ \t]*[A-Za-z0-9+/=]{16})"#,
         r#"(?:[A-Za-z0-9+/=\s\\:,.@"()_-]*?-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----"#,
