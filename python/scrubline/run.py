@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import sqlite3
 import sys
 import time
 from collections.abc import Callable
@@ -22,11 +21,11 @@ import orjson
 
 from scrubline import exits
 from scrubline._core import Boundary, Scrubber
-from scrubline.artifacts import MAX_PER_RUN, ArtifactError, ContentStore, address, decode_content
-from scrubline.errors import TraceError
+from scrubline.artifacts import MAX_PER_RUN, ArtifactError, Content, address, decode_content
+from scrubline.errors import RunBusy, StoreError, TraceError
 from scrubline.foreign import Foreign
 from scrubline.runtime import Batch, Child, Replay, RuntimeFailed, RuntimeLimit, lines_of
-from scrubline.store import NoStore, Record, Store, new_run_id
+from scrubline.store import NoStore, Record, SessionStore, new_run_id
 
 
 @dataclass
@@ -42,8 +41,9 @@ class RunOptions:
     prog: str = "iteron"
     #: ``--resume``/``--continue``: the run to append to (its id), else a fresh run.
     resume: str | None = None
-    #: Where artifact content is stored (None: artifacts are refused, as in a filter).
-    content: ContentStore | None = None
+    #: Where artifact content is stored (the store's ``content_store``; None: artifacts
+    #: are refused, as in a filter).
+    content: Content | None = None
     #: ``--scrub-artifacts``: scrub content before hashing and storing it.
     scrub_artifacts: bool = False
     #: Sees every admitted batch of records and may answer with engine records of its
@@ -96,9 +96,16 @@ class _Stop:
             signal.signal(s, old)
 
 
-def execute(opts: RunOptions, store: Store | NoStore, sink: Sink) -> RunOutcome:
-    """Run to the end; every batch is durable before ``sink`` sees it."""
-    return _Run(opts, store, sink).execute()
+def execute(opts: RunOptions, store: SessionStore | NoStore, sink: Sink) -> RunOutcome:
+    """Run to the end; every batch is durable before ``sink`` sees it. The run has one
+    writer: a run another writer holds ends at once, ``run_busy`` (retryable)."""
+    run_id = (opts.run_id or new_run_id()) if opts.resume is None else opts.resume
+    try:
+        store.claim(run_id)
+        run = _Run(opts, store, sink, run_id)
+    except (RunBusy, StoreError) as e:
+        return _not_started(opts, run_id, e, sink)
+    return run.execute()
 
 
 class _Run:
@@ -107,16 +114,19 @@ class _Run:
     batches through the boundary into the store and the sink, maps however the source
     ended to the run's finish, and closes the run with its one result."""
 
-    def __init__(self, opts: RunOptions, store: Store | NoStore, sink: Sink) -> None:
-        self.opts, self.store, self.sink = opts, store, sink
+    def __init__(
+        self, opts: RunOptions, store: SessionStore | NoStore, sink: Sink, run_id: str
+    ) -> None:
+        """Open the run (create it, or find where a resumed one stands): a ``StoreError``
+        here means nothing was stored."""
+        self.opts, self.store, self.sink, self.run_id = opts, store, sink, run_id
         if opts.resume is None:
-            self.run_id = opts.run_id or new_run_id()
             last_seq, next_turn = 0, 1
-            self.fsync_us = store.create_run(self.run_id, opts.tenant, tag=opts.tag)
+            self.fsync_us = store.create_run(run_id, opts.tenant, tag=opts.tag)
         else:
-            self.run_id = opts.resume
-            last_seq, next_turn = store.position(self.run_id)
+            last_seq, next_turn = store.position(run_id)
             self.fsync_us = 0
+        accepted = set() if opts.content is None else store.artifact_hashes(run_id)
         # One rule set for every scrub of the run (D7): the boundary's streams and, with
         # --scrub-artifacts, the stored artifact content.
         rule_set = {"literals": opts.literals}
@@ -133,7 +143,7 @@ class _Run:
         self.gate = (
             Declarations(
                 opts.content,
-                store.artifact_hashes(self.run_id),
+                accepted,
                 Scrubber(**rule_set) if opts.scrub_artifacts else None,
             )
             if opts.content is not None
@@ -206,16 +216,16 @@ class _Run:
                 "error": (e.code, e.reason, None),
                 "failed_runs": 1,
             }
-        except sqlite3.Error as e:
-            # The store failed mid-run (disk full …): nothing more can be made durable,
-            # so nothing more is emitted but the terminal result (O6).
+        except StoreError as e:
+            # The store failed mid-run (disk full, the server connection lost): nothing
+            # more can be made durable, so nothing more is emitted but the result (O6).
             self.store.abandon()
             self.durable = False
             print(f"{prog}: store_failed: {e}", file=sys.stderr)
             return {
                 "outcome": "failed",
                 "reason": "the session store failed",
-                "error": ("store_failed", f"the session store failed: {e}", None),
+                "error": ("store_failed", f"{e} (retryable)", None),
             }
         finally:
             if not self.replayed:
@@ -343,13 +353,17 @@ class _Run:
                     agent=agent if isinstance(agent, str) else None,
                     model=model if isinstance(model, str) else None,
                 )
-            except sqlite3.Error as e:
+            except StoreError as e:
                 store.abandon()
                 self.durable = False
                 print(f"{self.opts.prog}: store_failed: {e}", file=sys.stderr)
         if self.durable:
             self.sink.end(recs, lines, result)
         else:
+            # The session should not look unfinished: its end goes to the store by
+            # another way when there is one (a new connection), else stays unrecorded.
+            store.salvage(self.run_id, outcome=parsed["outcome"],
+                          exit_code=parsed["exit_code"], result=result)  # fmt: skip
             self.sink.end([], result + b"\n", result)
         return RunOutcome(self.run_id, parsed["exit_code"], parsed)
 
@@ -366,9 +380,7 @@ class Declarations:
         "invalid": "its content is not valid base64",
     }
 
-    def __init__(
-        self, content: ContentStore, accepted: set[str], scrubber: Scrubber | None
-    ) -> None:
+    def __init__(self, content: Content, accepted: set[str], scrubber: Scrubber | None) -> None:
         self.content = content
         self.accepted = accepted
         #: ``--scrub-artifacts``: the run's scrubber (its literals included), else None.
@@ -403,6 +415,23 @@ class Declarations:
         n = self.refused[kind]
         text = f"Artifact refused: {why}{detail}; {n} refused for this reason so far."
         return boundary.notice(f"artifact_refused_{kind}", text)
+
+
+def _not_started(opts: RunOptions, run_id: str, err: Exception, sink: Sink) -> RunOutcome:
+    """The result of a run that could not begin: another writer holds it (``run_busy``)
+    or the store failed at its first write (``store_failed``). Nothing was stored."""
+    code = err.code if isinstance(err, RunBusy) else "store_failed"
+    boundary = Boundary(version=opts.version, run_id=run_id)
+    _, _, result = boundary.finish(
+        outcome="failed",
+        reason="the run has another writer" if code == "run_busy" else "the session store failed",
+        error=(code, str(err), None),
+        failed_runs=0,
+    )
+    print(f"{opts.prog}: {code}: {err}", file=sys.stderr)
+    sink.end([], result + b"\n", result)
+    parsed = orjson.loads(result)
+    return RunOutcome(run_id, parsed["exit_code"], parsed)
 
 
 def _cancelled(signum: int | None) -> dict:
