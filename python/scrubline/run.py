@@ -424,7 +424,11 @@ def _not_started(opts: RunOptions, run_id: str, err: Exception, sink: Sink) -> R
     boundary = Boundary(version=opts.version, run_id=run_id)
     _, _, result = boundary.finish(
         outcome="failed",
-        reason="the run has another writer" if code == "run_busy" else "the session store failed",
+        reason=(
+            "another process is writing this run (retryable)"
+            if code == "run_busy"
+            else "the session store failed (retryable)"
+        ),
         error=(code, str(err), None),
         failed_runs=0,
     )
