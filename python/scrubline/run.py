@@ -421,7 +421,7 @@ def _not_started(opts: RunOptions, run_id: str, err: Exception, sink: Sink) -> R
     """The result of a run that could not begin: another writer holds it (``run_busy``)
     or the store failed at its first write (``store_failed``). Nothing was stored."""
     code = err.code if isinstance(err, RunBusy) else "store_failed"
-    boundary = Boundary(version=opts.version, run_id=run_id)
+    boundary = Boundary(version=opts.version, run_id=run_id, resident=opts.resident)
     _, _, result = boundary.finish(
         outcome="failed",
         reason=(
