@@ -13,6 +13,7 @@ from scrubline.errors import (
     RuleError,
     ScrublineError,
     ScrublineWarning,
+    SnapshotError,
     StoreError,
     TraceError,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "Scrubber",
     "ScrublineError",
     "ScrublineWarning",
+    "SnapshotError",
     "StoreError",
     "TraceError",
     "__version__",
