@@ -282,3 +282,14 @@ proptest! {
         prop_assert_eq!(resumed(&set, &text, &[cut]), direct(&set, &text));
     }
 }
+
+#[test]
+fn k6_a_snapshot_is_small() {
+    let snap = busy_snapshot();
+    let mut s = Scrubber::new(RuleSet::builtin());
+    let mut out = Vec::new();
+    s.feed(b"clean text", &mut out);
+    let clean = s.snapshot();
+    println!("busy {} bytes, clean {} bytes", snap.len(), clean.len());
+    assert!(clean.len() < 200 && snap.len() < 400);
+}

@@ -9,7 +9,7 @@
 //! version      u16      FORMAT_VERSION
 //! fingerprint  32 bytes RuleSet::fingerprint() of the set it was made under
 //! body length  u64
-//! body         see `write_body`
+//! body         see `write_body` (its layout is described in docs/scrubber.md)
 //! checksum     32 bytes SHA-256 of everything before it
 //! ```
 //!
@@ -177,8 +177,12 @@ impl Scrubber {
             }
         }
         u64_(out, self.work);
+        // Counts are sparse: most of the rules never fire in a stream.
         u64_(out, self.counts.len() as u64);
-        for &n in &self.counts {
+        let fired = || self.counts.iter().enumerate().filter(|&(_, &n)| n > 0);
+        u64_(out, fired().count() as u64);
+        for (rule, &n) in fired() {
+            out.extend_from_slice(&(rule as u32).to_le_bytes());
             u64_(out, n);
         }
         // Candidates before `emitted` exist only while an overflow is swallowed, and
@@ -277,9 +281,20 @@ fn read_body(r: &mut Reader<'_>, set: Arc<RuleSet>) -> Result<Scrubber, Error> {
     if r.u64()? != n_rules {
         return Err(bad("rule count differs from the rule set"));
     }
-    let counts = (0..n_rules)
-        .map(|_| r.u64())
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut counts = vec![0u64; n_rules as usize];
+    let fired = r.u64()?;
+    if fired > n_rules {
+        return Err(bad("more counts than rules"));
+    }
+    let mut last = None;
+    for _ in 0..fired {
+        let (rule, n) = (r.u32()?, r.u64()?);
+        if u64::from(rule) >= n_rules || last.is_some_and(|l| l >= rule) || n == 0 {
+            return Err(bad("counts out of order or range"));
+        }
+        counts[rule as usize] = n;
+        last = Some(rule);
+    }
     let n_cands = r.u64()?;
     // Each candidate takes at least 22 bytes: a count beyond that is a lie, not a reason
     // to allocate.
