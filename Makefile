@@ -11,11 +11,11 @@ help: ## list the targets
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
-	$(PY) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; x = p['optional-dependencies']; print('\n'.join(p['dependencies'] + x['test'] + x['dev']))" > $(VENV)/requirements.txt
+	$(PY) -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; x = p['optional-dependencies']; print('\n'.join(p['dependencies'] + x['test'] + x['dev'] + x['postgres']))" > $(VENV)/requirements.txt
 	$(PIP) install -r $(VENV)/requirements.txt
 	touch $(STAMP)
 
-venv: $(STAMP) ## create .venv with the runtime dependencies and the build, test and lint tools (pyproject)
+venv: $(STAMP) ## create .venv with the runtime dependencies, psycopg, and the build, test and lint tools (pyproject)
 
 # The peers of bench-compare (pyproject's `bench` extra), installed by name: an editable
 # install of '.[bench]' would rebuild the extension.
@@ -59,8 +59,16 @@ demo: install ## install, then run the bundled demo trace through iteron (the RE
 test-rust: ## cargo tests of the core (unit, integration, proptest)
 	cargo test -p scrubline-core -q
 
-test-python: build-dev $(MODEL_STAMP) $(SPARK_STAMP) ## pytest (properties, CLI, streams, a real model, a local Spark)
-	SCRUBLINE_REQUIRE_MODEL=1 SCRUBLINE_REQUIRE_SPARK=1 $(PY) -m pytest -q
+# The PostgreSQL server binaries the test suite starts its own server from (initdb and
+# pg_ctl of Debian's `postgresql` package, run as the `postgres` user when we are root).
+postgres-server: ## install Debian's postgresql package when no initdb is found (apt-get, as root)
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null; then \
+	  echo "== installing the postgresql server (apt-get)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	fi
+
+test-python: build-dev $(MODEL_STAMP) $(SPARK_STAMP) postgres-server ## pytest (properties, CLI, streams, a real model, a local Spark, PostgreSQL)
+	SCRUBLINE_REQUIRE_MODEL=1 SCRUBLINE_REQUIRE_SPARK=1 SCRUBLINE_REQUIRE_POSTGRES=1 $(PY) -m pytest -q
 
 test: test-rust test-python ## every test: Rust then Python
 
@@ -113,4 +121,4 @@ clean: ## remove build products and the venv
 	cargo clean
 	rm -rf $(VENV) .pytest_cache .hypothesis .benchmarks .iteron
 
-.PHONY: help venv model-deps install build-dev demo test-rust test-python test lint fmt bench bench-compare fuzz clean
+.PHONY: help venv model-deps postgres-server install build-dev demo test-rust test-python test lint fmt bench bench-compare fuzz clean

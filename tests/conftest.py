@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 from pathlib import Path
 
@@ -35,3 +36,58 @@ def _keep_sigpipe():
     old = signal.getsignal(signal.SIGPIPE)
     yield
     signal.signal(signal.SIGPIPE, old)
+
+
+# -- the session store backends (the conformance suite runs on both) ---------------------
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """One PostgreSQL server for the session (tests/pgserver.py). Missing binaries fail
+    the suite under ``make test`` (SCRUBLINE_REQUIRE_POSTGRES=1), else skip."""
+    from stores import PgServer, server_bin
+
+    bindir = server_bin()
+    if bindir is None:
+        message = "no PostgreSQL server binaries (make postgres-server installs them)"
+        if os.environ.get("SCRUBLINE_REQUIRE_POSTGRES"):
+            pytest.fail(message)
+        pytest.skip(message)
+    # fsync=off: each test's databases are dropped after it, and DROP DATABASE forces a
+    # checkpoint (about 1 s each with fsync). What the suite checks (commit before print,
+    # a killed client, a killed connection) does not rest on the server's fsync.
+    server = PgServer(bindir, extra_options=" -c fsync=off")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request):
+    """Each store backend in turn: ``env(home)`` for a subprocess, ``open(home)`` for an
+    in-process store, ``sql(home, query)`` to inspect what it holds."""
+    from stores import PostgresBackend, SqliteBackend
+
+    if request.param == "sqlite":
+        yield SqliteBackend()
+        return
+    backend = PostgresBackend(request.getfixturevalue("pg_server"))
+    yield backend
+    backend.drop()
+
+
+@pytest.fixture
+def pg_backend(pg_server):
+    """The PostgreSQL backend alone, for what only it has (its databases dropped after)."""
+    from stores import PostgresBackend
+
+    backend = PostgresBackend(pg_server)
+    yield backend
+    backend.drop()
+
+
+@pytest.fixture
+def cli(backend):
+    """``iteron`` subprocesses on ``backend`` (tests/stores.py)."""
+    from stores import Cli
+
+    return Cli(backend)

@@ -6,28 +6,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
 import signal
-import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ITERON = [sys.executable, "-m", "scrubline.cli.iteron"]
 GHP = "ghp_R7kQ2mX9pL4vB8nT3wZ6yC1dF5gH0jK2sA4e"
-
-
-def iteron(*args: str, home: Path, **env: str):
-    return subprocess.run(
-        [*ITERON, *args],
-        capture_output=True,
-        env={**os.environ, "ITERON_HOME": str(home), **env},
-        timeout=120,
-        check=False,
-    )
 
 
 def declaration(i: int, text: str | None = None, path: str | None = None) -> dict:
@@ -42,12 +28,12 @@ def declaration(i: int, text: str | None = None, path: str | None = None) -> dic
 
 
 def run_trace(
-    tmp_path: Path, events: list[dict], *extra: str, version: int = 8, env: dict | None = None
+    cli, tmp_path: Path, events: list[dict], *extra: str, version: int = 8, env: dict | None = None
 ):
     trace = tmp_path / "t.jsonl"
     trace.write_text("\n".join(json.dumps(e) for e in [*events, {"type": "run_end",
                      "outcome": "done"}]) + "\n")  # fmt: skip
-    r = iteron("run", "--output-format", "stream-json", "--output-schema-version", str(version),
+    r = cli.iteron("run", "--output-format", "stream-json", "--output-schema-version", str(version),
                "--replay", str(trace), *extra, home=tmp_path / "home", **(env or {}))  # fmt: skip
     assert r.returncode == 0, r.stderr
     return [json.loads(x) for x in r.stdout.splitlines()]
@@ -57,8 +43,8 @@ def sha(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def test_a3_300_declarations_256_accepted_44_refused_and_counted(tmp_path):
-    lines = run_trace(tmp_path, [declaration(i) for i in range(300)])
+def test_a3_300_declarations_256_accepted_44_refused_and_counted(cli, tmp_path):
+    lines = run_trace(cli, tmp_path, [declaration(i) for i in range(300)])
     produced = [x for x in lines if x["type"] == "artifact_produced"]
     refused = [x for x in lines if x["type"] == "notice"]
     assert len(produced) == 256 and len(refused) == 44
@@ -71,14 +57,14 @@ def test_a3_300_declarations_256_accepted_44_refused_and_counted(tmp_path):
     home = tmp_path / "home"
     # The counts are on the durable record: the transcript shows the notices.
     page = json.loads(
-        iteron("--transcript", run_id, "--transcript-limit", "1000", home=home).stdout
+        cli.iteron("--transcript", run_id, "--transcript-limit", "1000", home=home).stdout
     )
     assert sum(e["type"] == "notice" for e in page["events"]) == 44
     # A5: the list pages through all 256, in declaration order.
     seen, cursor = [], None
     while True:
         args = ["--artifacts", run_id, "--artifacts-limit", "100"]
-        page = json.loads(iteron(*args, *(["--artifacts-cursor", cursor] if cursor else []),
+        page = json.loads(cli.iteron(*args, *(["--artifacts-cursor", cursor] if cursor else []),
                                  home=home).stdout)  # fmt: skip
         assert page["type"] == "artifact_list_page"
         seen += [a["hash"] for a in page["artifacts"]]
@@ -88,10 +74,11 @@ def test_a3_300_declarations_256_accepted_44_refused_and_counted(tmp_path):
     assert seen == [x["artifact"]["hash"] for x in produced]
 
 
-def test_a3_duplicates_refused_counted_and_a4_address_survives_locator_scrubbed(tmp_path):
+def test_a3_duplicates_refused_counted_and_a4_address_survives_locator_scrubbed(cli, tmp_path):
     secret_path = f"/home/dev/ci/{GHP}/out.md"
     content = f"token in content {GHP}\n"
     lines = run_trace(
+        cli,
         tmp_path,
         [declaration(0, content, secret_path), declaration(1, content), declaration(2, content)],
     )
@@ -105,26 +92,27 @@ def test_a3_duplicates_refused_counted_and_a4_address_survives_locator_scrubbed(
     assert GHP not in handle["locator"] and "[REDACTED:github-pat]" in handle["locator"]
     assert handle["hash"] in notices[0]["text"]  # the address is never redacted (D5)
     # Stored as produced by default: the product itself, its address verifiable.
-    r = iteron("--artifact-open", handle["hash"], home=tmp_path / "home")
+    r = cli.iteron("--artifact-open", handle["hash"], home=tmp_path / "home")
     assert r.returncode == 0 and r.stdout == content.encode()
 
 
-def test_scrub_artifacts_scrubs_content_before_hashing(tmp_path):
+def test_scrub_artifacts_scrubs_content_before_hashing(cli, tmp_path):
     content = f"token {GHP}\n"
-    lines = run_trace(tmp_path, [declaration(0, content)], "--scrub-artifacts")
+    lines = run_trace(cli, tmp_path, [declaration(0, content)], "--scrub-artifacts")
     handle = next(x for x in lines if x["type"] == "artifact_produced")["artifact"]
-    r = iteron("--artifact-open", handle["hash"], home=tmp_path / "home")
+    r = cli.iteron("--artifact-open", handle["hash"], home=tmp_path / "home")
     assert r.stdout == b"token [REDACTED:github-pat]\n"
     assert handle["hash"] == sha(r.stdout)
-    store = tmp_path / "home" / "artifacts"
-    assert all(GHP.encode() not in p.read_bytes() for p in store.rglob("*") if p.is_file())
+    stored = cli.backend.contents(tmp_path / "home")
+    assert stored == [r.stdout] and all(GHP.encode() not in c for c in stored)
 
 
-def test_scrub_artifacts_uses_the_runs_literals(tmp_path):
+def test_scrub_artifacts_uses_the_runs_literals(cli, tmp_path):
     # D7: every scrub of a run uses that run's full rule set, literals included.
     secret = "plain-literal-Vq83mZkP"
     content = f"db password is {secret} and {GHP}\n"
     lines = run_trace(
+        cli,
         tmp_path,
         [declaration(0, content)],
         "--scrub-artifacts",
@@ -133,85 +121,82 @@ def test_scrub_artifacts_uses_the_runs_literals(tmp_path):
         env={"APP_SECRET": secret},
     )
     handle = next(x for x in lines if x["type"] == "artifact_produced")["artifact"]
-    r = iteron("--artifact-open", handle["hash"], home=tmp_path / "home")
+    r = cli.iteron("--artifact-open", handle["hash"], home=tmp_path / "home")
     assert r.stdout == b"db password is [REDACTED:literal-secret] and [REDACTED:github-pat]\n"
     assert handle["hash"] == sha(r.stdout)
-    store = tmp_path / "home" / "artifacts"
-    assert all(secret.encode() not in p.read_bytes() for p in store.rglob("*") if p.is_file())
+    stored = cli.backend.contents(tmp_path / "home")
+    assert stored == [r.stdout] and all(secret.encode() not in c for c in stored)
 
 
 @pytest.mark.parametrize("version", [4, 5, 6])
-def test_below_v8_no_artifact_produced_but_refusals_are_published(version, tmp_path):
-    lines = run_trace(tmp_path, [declaration(0), declaration(0)], version=version)
+def test_below_v8_no_artifact_produced_but_refusals_are_published(version, cli, tmp_path):
+    lines = run_trace(cli, tmp_path, [declaration(0), declaration(0)], version=version)
     assert not any(x["type"] == "artifact_produced" for x in lines)
     assert [x["code"] for x in lines if x["type"] == "notice"] == ["artifact_refused_duplicate"]
 
 
-def test_a2_a_failing_write_is_refused_and_no_event_names_missing_content(tmp_path):
+def test_a2_a_failing_write_is_refused_and_no_event_names_missing_content(cli, tmp_path):
     good, bad = b"stored fine\n", b"cannot be stored\n"
     home = tmp_path / "home"
-    digest = hashlib.sha256(bad).hexdigest()
-    # A directory where the content must go: the rename fails, a real write failure.
-    (home / "artifacts" / "sha256" / digest[:2] / digest[2:] / "blocker").mkdir(parents=True)
-    lines = run_trace(tmp_path, [declaration(0, good.decode()), declaration(1, bad.decode())])
+    # A real write failure (SQLite: a directory where the file must go, so the rename
+    # fails; PostgreSQL: the server raises on the insert).
+    cli.backend.block(home, sha(bad))
+    lines = run_trace(cli, tmp_path, [declaration(0, good.decode()), declaration(1, bad.decode())])
     produced = [x["artifact"]["hash"] for x in lines if x["type"] == "artifact_produced"]
     assert produced == [sha(good)]
     notice = next(x for x in lines if x["type"] == "notice")
     assert notice["code"] == "artifact_refused_unwitnessed"
     assert "1 refused for this reason so far" in notice["text"]
-    db = sqlite3.connect(home / "iteron.db")
-    assert [h for (h,) in db.execute("SELECT hash FROM artifacts")] == [sha(good)]
+    assert cli.backend.sql(home, "SELECT hash FROM artifacts") == [(sha(good),)]
 
 
-def test_a5_open_verifies_and_is_tenant_scoped(tmp_path):
-    lines = run_trace(tmp_path, [declaration(0, "the report\n")])
+def test_a5_open_verifies_and_is_tenant_scoped(cli, tmp_path):
+    lines = run_trace(cli, tmp_path, [declaration(0, "the report\n")])
     h = next(x for x in lines if x["type"] == "artifact_produced")["artifact"]["hash"]
     home = tmp_path / "home"
-    other = iteron("--artifact-open", h, "--tenant", "other", home=home)
-    unknown = iteron("--artifact-open", "sha256:" + "0" * 64, home=home)
+    other = cli.iteron("--artifact-open", h, "--tenant", "other", home=home)
+    unknown = cli.iteron("--artifact-open", "sha256:" + "0" * 64, home=home)
     assert other.returncode == unknown.returncode == 65
     assert other.stdout == unknown.stdout == b""
-    assert iteron("--artifact-open", "md5:abc", home=home).returncode == 64
+    assert cli.iteron("--artifact-open", "md5:abc", home=home).returncode == 64
     # Corrupt the stored file: detected on open, nothing on stdout.
-    path = home / "artifacts" / "sha256" / h[7:9] / h[9:]
-    path.write_bytes(b"the report, tampered\n")
-    r = iteron("--artifact-open", h, home=home)
+    cli.backend.tamper(home, h, b"the report, tampered\n")
+    r = cli.iteron("--artifact-open", h, home=home)
     assert r.returncode == 65 and r.stdout == b""
     assert "does not match its hash" in r.stderr.decode()
 
 
-def test_fork_lists_the_parents_artifacts(tmp_path):
-    lines = run_trace(tmp_path, [declaration(0), declaration(1)])
+def test_fork_lists_the_parents_artifacts(cli, tmp_path):
+    lines = run_trace(cli, tmp_path, [declaration(0), declaration(1)])
     home = tmp_path / "home"
-    child = json.loads(iteron("--fork", lines[-1]["run_id"], home=home).stdout)["child_run_id"]
-    listed = json.loads(iteron("--artifacts", child, home=home).stdout)["artifacts"]
+    child = json.loads(cli.iteron("--fork", lines[-1]["run_id"], home=home).stdout)["child_run_id"]
+    listed = json.loads(cli.iteron("--artifacts", child, home=home).stdout)["artifacts"]
     assert [a["provenance"]["effect_id"] for a in listed] == ["eff_0", "eff_1"]
 
 
 @pytest.mark.slow
-def test_a2_sigkill_between_write_and_append_leaves_no_event_without_content(tmp_path):
+def test_a2_sigkill_between_write_and_append_leaves_no_event_without_content(cli, tmp_path):
     events = [declaration(i, f"artifact body {i}\n" * 50) for i in range(200)]
     trace = tmp_path / "t.jsonl"
     trace.write_text("\n".join(json.dumps(e) for e in events) + "\n")
     home = tmp_path / "home"
     rng = random.Random(11)
     for _ in range(15):
-        proc = subprocess.Popen(
-            [*ITERON, "run", "--output-format", "stream-json", "--replay", str(trace)],
+        proc = cli.popen(
+            ["run", "--output-format", "stream-json", "--replay", str(trace)],
+            home,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env={**os.environ, "ITERON_HOME": str(home)},
         )
         for _ in range(rng.randrange(1, 150)):
             if not proc.stdout.readline():
                 break
         proc.send_signal(signal.SIGKILL)
         proc.wait()
-    db = sqlite3.connect(home / "iteron.db")
-    assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-    rows = db.execute("SELECT body FROM events WHERE type = 'artifact_produced'").fetchall()
+    if cli.backend.name == "sqlite":
+        assert cli.backend.sql(home, "PRAGMA integrity_check") == [("ok",)]
+    rows = cli.backend.sql(home, "SELECT body FROM events WHERE type = 'artifact_produced'")
     assert rows
     for (body,) in rows:
         h = json.loads(body)["artifact"]["hash"]
-        stored = home / "artifacts" / "sha256" / h[7:9] / h[9:]
-        assert sha(stored.read_bytes()) == h
+        assert sha(cli.backend.content_of(home, h)) == h

@@ -9,30 +9,25 @@ import random
 import signal
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    invariant,
+    rule,
+    run_state_machine_as_test,
+)
 
 from scrubline import sessions
+from scrubline.cursor import decode, fingerprint
 from scrubline.sessions import SessionError
-from scrubline.store import Store
+from scrubline.store import new_run_id
+from stores import ITERON, Cli, SqliteBackend
 
-ITERON = [sys.executable, "-m", "scrubline.cli.iteron"]
 GHP = "ghp_R7kQ2mX9pL4vB8nT3wZ6yC1dF5gH0jK2sA4e"
-
-
-def iteron(*args: str, home: Path, timeout: float = 60, **env: str):
-    return subprocess.run(
-        [*ITERON, *args],
-        capture_output=True,
-        env={**os.environ, "ITERON_HOME": str(home), **env},
-        timeout=timeout,
-        check=False,
-    )
 
 
 def ok_json(r) -> dict:
@@ -40,8 +35,8 @@ def ok_json(r) -> dict:
     return json.loads(r.stdout)
 
 
-def new_run(home: Path, *extra: str, **env: str) -> dict:
-    r = iteron("run", "--output-format", "json", *extra, home=home, **env)
+def new_run(cli, home: Path, *extra: str, **env: str) -> dict:
+    r = cli.iteron("run", "--output-format", "json", *extra, home=home, **env)
     return ok_json(r)
 
 
@@ -57,13 +52,13 @@ def rejected(r, code: str) -> dict:
 # -- S1 list pages and S4 cursors ------------------------------------------------------
 
 
-def test_s1_list_newest_first_and_a_cursor_walk_sees_each_once(tmp_path):
-    ids = [new_run(tmp_path)["run_id"] for _ in range(5)]
+def test_s1_list_newest_first_and_a_cursor_walk_sees_each_once(cli, tmp_path):
+    ids = [new_run(cli, tmp_path)["run_id"] for _ in range(5)]
     seen, cursor = [], None
     while True:
         args = ["--sessions", "--session-limit", "2"]
         page = ok_json(
-            iteron(*args, *(["--session-cursor", cursor] if cursor else []), home=tmp_path)
+            cli.iteron(*args, *(["--session-cursor", cursor] if cursor else []), home=tmp_path)
         )
         assert page["type"] == "session_list_page" and page["schema_version"] == 8
         seen += [s["run_id"] for s in page["sessions"]]
@@ -72,7 +67,7 @@ def test_s1_list_newest_first_and_a_cursor_walk_sees_each_once(tmp_path):
             break
         assert len(cursor) <= 512 and all(c.isalnum() or c in "-_." for c in cursor)
     assert seen == ids[::-1]
-    s = ok_json(iteron("--sessions", home=tmp_path))["sessions"][0]
+    s = ok_json(cli.iteron("--sessions", home=tmp_path))["sessions"][0]
     assert list(s) == [
         "run_id", "created_at", "updated_at", "agent_definition_tag", "parent_run_id",
         "fork_point", "turns", "outcome",
@@ -82,17 +77,17 @@ def test_s1_list_newest_first_and_a_cursor_walk_sees_each_once(tmp_path):
 
 @pytest.mark.parametrize("limit", ["0", "101", "-1", "x"])
 def test_s1_limit_is_bounded(limit, tmp_path):
-    r = iteron("--sessions", "--session-limit", limit, home=tmp_path)
+    r = Cli(SqliteBackend()).iteron("--sessions", "--session-limit", limit, home=tmp_path)
     assert r.returncode == 64 and r.stdout == b""
 
 
-def test_s4_every_changed_byte_is_cursor_modified(tmp_path):
+def test_s4_every_changed_byte_is_cursor_modified(cli, tmp_path):
     for _ in range(3):
-        new_run(tmp_path)
-    cursor = ok_json(iteron("--sessions", "--session-limit", "1", home=tmp_path))["next_cursor"]
-    from scrubline.cursor import decode, fingerprint, load_key
-
-    key = load_key(tmp_path)
+        new_run(cli, tmp_path)
+    cursor = ok_json(cli.iteron("--sessions", "--session-limit", "1", home=tmp_path))["next_cursor"]
+    store = cli.backend.open(tmp_path)
+    key = store.cursor_key()
+    store.close()
     query = fingerprint("list", "default", None)
     assert decode(key, cursor, "list", query) >= 1
     for i in range(len(cursor)):
@@ -102,32 +97,32 @@ def test_s4_every_changed_byte_is_cursor_modified(tmp_path):
                 decode(key, bad, "list", query)
             assert getattr(e.value, "code", None) == "cursor_modified", (i, c)
     for bad in ["", ".", cursor + "A", cursor[:-1], "x" * 600, cursor.replace(".", "")]:
-        r = iteron("--sessions", "--session-cursor", bad, home=tmp_path)
+        r = cli.iteron("--sessions", "--session-cursor", bad, home=tmp_path)
         rejected(r, "cursor_modified")
 
 
-def test_s4_stale_and_cross_query(tmp_path):
-    a = new_run(tmp_path, "--agent-definition-tag", "team-a")
-    new_run(tmp_path, "--agent-definition-tag", "team-a")
-    new_run(tmp_path)
-    page = ok_json(iteron("--sessions", "--session-limit", "1", home=tmp_path))
+def test_s4_stale_and_cross_query(cli, tmp_path):
+    a = new_run(cli, tmp_path, "--agent-definition-tag", "team-a")
+    new_run(cli, tmp_path, "--agent-definition-tag", "team-a")
+    new_run(cli, tmp_path)
+    page = ok_json(cli.iteron("--sessions", "--session-limit", "1", home=tmp_path))
     cursor = page["next_cursor"]
     # Another tag filter, another tenant, another kind: cross-query.
-    r = iteron("--sessions", "--session-cursor", cursor, "--agent-definition-tag", "team-a",
+    r = cli.iteron("--sessions", "--session-cursor", cursor, "--agent-definition-tag", "team-a",
                home=tmp_path)  # fmt: skip
     rejected(r, "cursor_cross_query")
-    r = iteron("--sessions", "--session-cursor", cursor, "--tenant", "other", home=tmp_path)
+    r = cli.iteron("--sessions", "--session-cursor", cursor, "--tenant", "other", home=tmp_path)
     rejected(r, "cursor_cross_query")
-    r = iteron("--transcript", a["run_id"], "--transcript-cursor", cursor, home=tmp_path)
+    r = cli.iteron("--transcript", a["run_id"], "--transcript-cursor", cursor, home=tmp_path)
     rejected(r, "cursor_cross_query")
     # Expired.
-    old = ok_json(iteron("--sessions", "--session-limit", "1", home=tmp_path,
+    old = ok_json(cli.iteron("--sessions", "--session-limit", "1", home=tmp_path,
                          ITERON_CURSOR_TTL="-5"))["next_cursor"]  # fmt: skip
-    rejected(iteron("--sessions", "--session-cursor", old, home=tmp_path), "cursor_stale")
+    rejected(cli.iteron("--sessions", "--session-cursor", old, home=tmp_path), "cursor_stale")
     # A transcript cursor is tied to its run.
-    t = ok_json(iteron("--transcript", a["run_id"], "--transcript-limit", "3", home=tmp_path))
-    other = ok_json(iteron("--sessions", home=tmp_path))["sessions"][0]["run_id"]
-    r = iteron("--transcript", other, "--transcript-cursor", t["older_cursor"], home=tmp_path)
+    t = ok_json(cli.iteron("--transcript", a["run_id"], "--transcript-limit", "3", home=tmp_path))
+    other = ok_json(cli.iteron("--sessions", home=tmp_path))["sessions"][0]["run_id"]
+    r = cli.iteron("--transcript", other, "--transcript-cursor", t["older_cursor"], home=tmp_path)
     rejected(r, "cursor_cross_query")
 
 
@@ -135,8 +130,8 @@ def test_s4_stale_and_cross_query(tmp_path):
 
 
 @pytest.mark.parametrize("version", [4, 6, 8])
-def test_s2_transcript_pages_rebuild_the_run_stdout(version, tmp_path):
-    r = iteron("run", "--output-format", "stream-json", "--output-schema-version", str(version),
+def test_s2_transcript_pages_rebuild_the_run_stdout(version, cli, tmp_path):
+    r = cli.iteron("run", "--output-format", "stream-json", "--output-schema-version", str(version),
                home=tmp_path)  # fmt: skip
     lines = [json.loads(x) for x in r.stdout.splitlines()]
     run_id = lines[-1]["run_id"]
@@ -145,7 +140,7 @@ def test_s2_transcript_pages_rebuild_the_run_stdout(version, tmp_path):
         args = ["--transcript", run_id, "--transcript-limit", "7"]
         args += ["--output-schema-version", str(version)]
         args += ["--transcript-cursor", cursor] if cursor else []
-        page = ok_json(iteron(*args, home=tmp_path))
+        page = ok_json(cli.iteron(*args, home=tmp_path))
         assert page["type"] == "session_transcript_page" and page["run_id"] == run_id
         seqs = [e["seq"] for e in page["events"]]
         assert seqs == sorted(seqs)  # chronological inside a page
@@ -161,22 +156,23 @@ def test_s2_transcript_pages_rebuild_the_run_stdout(version, tmp_path):
     assert GHP[:12] not in blob and "[REDACTED:github-pat]" in blob
 
 
-def test_s6_other_tenant_is_byte_identical_to_not_found(tmp_path):
-    a = new_run(tmp_path / "one", "--tenant", "acme")["run_id"]
+def test_s6_other_tenant_is_byte_identical_to_not_found(cli, tmp_path):
+    a = new_run(cli, tmp_path / "one", "--tenant", "acme")["run_id"]
     (tmp_path / "two").mkdir()
     for op in (["--transcript", a], ["--fork", a]):
-        hidden = iteron(*op, "--tenant", "other", home=tmp_path / "one")
-        missing = iteron(*op, "--tenant", "other", home=tmp_path / "two")
+        hidden = cli.iteron(*op, "--tenant", "other", home=tmp_path / "one")
+        missing = cli.iteron(*op, "--tenant", "other", home=tmp_path / "two")
         rejected(hidden, "not_found")
         assert (hidden.stdout, hidden.stderr) == (missing.stdout, missing.stderr)
-        assert iteron(*op, "--tenant", "acme", home=tmp_path / "one").returncode == 0
-    r = iteron("run", "--resume", a, "--output-format", "json", "--tenant", "other",
+        assert cli.iteron(*op, "--tenant", "acme", home=tmp_path / "one").returncode == 0
+    r = cli.iteron("run", "--resume", a, "--output-format", "json", "--tenant", "other",
                home=tmp_path / "one")  # fmt: skip
     rejected(r, "not_found")
     assert (
-        ok_json(iteron("--sessions", "--tenant", "other", home=tmp_path / "one"))["sessions"] == []
+        ok_json(cli.iteron("--sessions", "--tenant", "other", home=tmp_path / "one"))["sessions"]
+        == []
     )
-    listed = ok_json(iteron("--sessions", home=tmp_path / "one", ITERON_TENANT="acme"))
+    listed = ok_json(cli.iteron("--sessions", home=tmp_path / "one", ITERON_TENANT="acme"))
     assert [s["parent_run_id"] for s in listed["sessions"]] == [a, None]  # the fork, then a
     assert listed["sessions"][1]["run_id"] == a
 
@@ -184,50 +180,52 @@ def test_s6_other_tenant_is_byte_identical_to_not_found(tmp_path):
 # -- S3 fork, resume, continue ---------------------------------------------------------
 
 
-def transcript(home: Path, run_id: str) -> list[dict]:
-    page = ok_json(iteron("--transcript", run_id, "--transcript-limit", "1000", home=home))
+def transcript(cli, home: Path, run_id: str) -> list[dict]:
+    page = ok_json(cli.iteron("--transcript", run_id, "--transcript-limit", "1000", home=home))
     assert page["older_cursor"] is None
     return page["events"]
 
 
-def test_s3_fork_holds_the_parent_up_to_the_fork_point(tmp_path):
-    parent = new_run(tmp_path, "--agent-definition-tag", "team-a")["run_id"]
-    before = transcript(tmp_path, parent)
-    fork = ok_json(iteron("--fork", parent, home=tmp_path))
+def test_s3_fork_holds_the_parent_up_to_the_fork_point(cli, tmp_path):
+    parent = new_run(cli, tmp_path, "--agent-definition-tag", "team-a")["run_id"]
+    before = transcript(cli, tmp_path, parent)
+    fork = ok_json(cli.iteron("--fork", parent, home=tmp_path))
     assert fork["type"] == "session_fork_result" and fork["status"] == "created"
     assert fork["parent_run_id"] == parent and fork["fork_point"] == before[-1]["seq"]
     child = fork["child_run_id"]
-    assert transcript(tmp_path, child) == before
+    assert transcript(cli, tmp_path, child) == before
     # The child moves on; the parent does not.
-    resumed = new_run(tmp_path, "--resume", child)
+    resumed = new_run(cli, tmp_path, "--resume", child)
     assert resumed["run_id"] == child
-    assert transcript(tmp_path, parent) == before
-    grown = transcript(tmp_path, child)
+    assert transcript(cli, tmp_path, parent) == before
+    grown = transcript(cli, tmp_path, child)
     assert grown[: len(before)] == before and len(grown) > len(before)
     # seq fork_point + 1 is the resumed trace's run_start (recorded, not published).
     assert grown[len(before)]["seq"] == fork["fork_point"] + 2
     assert grown[len(before)]["turn"] == 3  # the next turn after the parent's two
     # A fork of a fork, the tag inherited.
-    grand = ok_json(iteron("--fork", child, home=tmp_path))
-    listed = {s["run_id"]: s for s in ok_json(iteron("--sessions", home=tmp_path))["sessions"]}
+    grand = ok_json(cli.iteron("--fork", child, home=tmp_path))
+    listed = {s["run_id"]: s for s in ok_json(cli.iteron("--sessions", home=tmp_path))["sessions"]}
     g = listed[grand["child_run_id"]]
     assert (g["parent_run_id"], g["fork_point"]) == (child, grown[-1]["seq"])
     assert g["agent_definition_tag"] == "team-a" == listed[child]["agent_definition_tag"]
     assert listed[child]["turns"] == 4
 
 
-def test_continue_appends_to_the_latest_run_and_tags_must_repeat(tmp_path):
-    first = new_run(tmp_path, "--agent-definition-tag", "team-a")["run_id"]
-    again = new_run(tmp_path, "--continue")
+def test_continue_appends_to_the_latest_run_and_tags_must_repeat(cli, tmp_path):
+    first = new_run(cli, tmp_path, "--agent-definition-tag", "team-a")["run_id"]
+    again = new_run(cli, tmp_path, "--continue")
     assert again["run_id"] == first and again["turns"] == 2
-    assert new_run(tmp_path, "--continue", "--agent-definition-tag", "team-a")["run_id"] == first
-    r = iteron("run", "--output-format", "json", "--continue", "--agent-definition-tag", "team-b",
-               home=tmp_path)  # fmt: skip
+    assert (
+        new_run(cli, tmp_path, "--continue", "--agent-definition-tag", "team-a")["run_id"] == first
+    )
+    r = cli.iteron("run", "--output-format", "json", "--continue",
+                   "--agent-definition-tag", "team-b", home=tmp_path)  # fmt: skip
     rejected(r, "tag_mismatch")
-    seqs = [e["seq"] for e in transcript(tmp_path, first)]
+    seqs = [e["seq"] for e in transcript(cli, tmp_path, first)]
     assert seqs == sorted(set(seqs))
-    assert ok_json(iteron("--sessions", home=tmp_path))["sessions"][0]["turns"] == 6
-    r = iteron("run", "--output-format", "json", "--continue", home=tmp_path / "empty")
+    assert ok_json(cli.iteron("--sessions", home=tmp_path))["sessions"][0]["turns"] == 6
+    r = cli.iteron("run", "--output-format", "json", "--continue", home=tmp_path / "empty")
     rejected(r, "not_found")
 
 
@@ -260,22 +258,21 @@ def test_s5_tag_rules(tag, good):
 
 
 @pytest.mark.parametrize(("tag", "good"), [t for t in TAGS if "\x00" not in t[0]])
-def test_s5_tag_rules_at_the_cli(tag, good, tmp_path):
-    r = iteron("run", "--output-format", "json", "--agent-definition-tag", tag, home=tmp_path)
+def test_s5_tag_rules_at_the_cli(tag, good, cli, tmp_path):
+    r = cli.iteron("run", "--output-format", "json", "--agent-definition-tag", tag, home=tmp_path)
     if good:
         assert json.loads(r.stdout)["success"] is True
-        listed = ok_json(iteron("--sessions", "--agent-definition-tag", tag, home=tmp_path))
+        listed = ok_json(cli.iteron("--sessions", "--agent-definition-tag", tag, home=tmp_path))
         assert [s["agent_definition_tag"] for s in listed["sessions"]] == [tag]
     else:
         rejected(r, "invalid_tag")
         assert GHP[:12].encode() not in r.stdout + r.stderr
-        assert (
-            not (tmp_path / "iteron.db").exists()
-            or not ok_json(iteron("--sessions", home=tmp_path))["sessions"]
-        )
+        assert not ok_json(cli.iteron("--sessions", home=tmp_path))["sessions"]
 
 
 def test_s5_legacy_untagged_store_is_migrated_and_readable(tmp_path):
+    """SQLite only: stores from before tags exist only there."""
+    cli = Cli(SqliteBackend())
     db = sqlite3.connect(tmp_path / "iteron.db")
     db.executescript(
         """
@@ -294,12 +291,12 @@ def test_s5_legacy_untagged_store_is_migrated_and_readable(tmp_path):
     )
     db.commit()
     db.close()
-    fresh = new_run(tmp_path)["run_id"]
-    listed = ok_json(iteron("--sessions", home=tmp_path))["sessions"]
+    fresh = new_run(cli, tmp_path)["run_id"]
+    listed = ok_json(cli.iteron("--sessions", home=tmp_path))["sessions"]
     assert [s["run_id"] for s in listed] == [fresh, "legacy-2", "legacy-1"]
     assert listed[2]["agent_definition_tag"] is None
-    assert transcript(tmp_path, "legacy-1")[0]["text"] == "old answer"
-    assert ok_json(iteron("--fork", "legacy-1", home=tmp_path))["fork_point"] == 1
+    assert transcript(cli, tmp_path, "legacy-1")[0]["text"] == "old answer"
+    assert ok_json(cli.iteron("--fork", "legacy-1", home=tmp_path))["fork_point"] == 1
 
 
 # -- S4 keyset pagination under concurrent inserts (hypothesis state machine) ----------
@@ -309,12 +306,13 @@ class PagingWhileWriting(RuleBasedStateMachine):
     """Walks of the session list and of one transcript, interleaved with new sessions
     and new events: every item that existed when a walk began is seen exactly once."""
 
-    def __init__(self) -> None:
+    def __init__(self, backend) -> None:
         super().__init__()
         import tempfile
 
+        self.backend = backend
         self.root = Path(tempfile.mkdtemp())
-        self.store = Store.open(self.root)
+        self.store = backend.open(self.root)
         self.runs: list[str] = []
         self.main = self._new_run()
         self.events = 0
@@ -324,8 +322,6 @@ class PagingWhileWriting(RuleBasedStateMachine):
         self.tx_walk: tuple[set[int], list[int], str | None] | None = None
 
     def _new_run(self) -> str:
-        from scrubline.store import new_run_id
-
         run_id = new_run_id()
         self.store.create_run(run_id, "default")
         self.runs.append(run_id)
@@ -350,8 +346,7 @@ class PagingWhileWriting(RuleBasedStateMachine):
         if self.list_walk is None:
             self.list_walk = (set(self.runs), [], None)
         expected, seen, cursor = self.list_walk
-        page = sessions.list_page(self.store, self.root, "default", version=8, limit=limit,
-                                  cursor=cursor)  # fmt: skip
+        page = sessions.list_page(self.store, "default", version=8, limit=limit, cursor=cursor)
         seen += [s["run_id"] for s in page["sessions"]]
         if page["next_cursor"] is None:
             assert len(seen) == len(set(seen)), "a duplicate"
@@ -365,7 +360,7 @@ class PagingWhileWriting(RuleBasedStateMachine):
         if self.tx_walk is None:
             self.tx_walk = (set(range(1, self.events + 1)), [], None)
         expected, seen, cursor = self.tx_walk
-        page = sessions.transcript_page(self.store, self.root, "default", self.main, version=8,
+        page = sessions.transcript_page(self.store, "default", self.main, version=8,
                                         limit=limit, cursor=cursor)  # fmt: skip
         seen += [e["seq"] for e in page["events"]]
         if page["older_cursor"] is None:
@@ -377,21 +372,25 @@ class PagingWhileWriting(RuleBasedStateMachine):
 
     @invariant()
     def nothing_half_written(self) -> None:
-        assert self.store.db.execute("PRAGMA quick_check").fetchone() == ("ok",)
+        if self.backend.name == "sqlite":
+            assert self.store.db.execute("PRAGMA quick_check").fetchone() == ("ok",)
 
     def teardown(self) -> None:
         self.store.close()
 
 
-TestPagingWhileWriting = PagingWhileWriting.TestCase
-TestPagingWhileWriting.settings = settings(max_examples=40, stateful_step_count=30, deadline=None)
+def test_s4_paging_while_writing(backend):
+    run_state_machine_as_test(
+        lambda: PagingWhileWriting(backend),
+        settings=settings(max_examples=40, stateful_step_count=30, deadline=None),
+    )
 
 
 # -- S7 crash safety -------------------------------------------------------------------
 
 
 @pytest.mark.slow
-def test_s7_sigkill_at_random_points_loses_no_emitted_record(tmp_path):
+def test_s7_sigkill_at_random_points_loses_no_emitted_record(cli, tmp_path):
     lines = [json.dumps({"type": "run_start", "agent": "a"})]
     for i in range(20000):
         if i % 500 == 499:
@@ -402,14 +401,14 @@ def test_s7_sigkill_at_random_points_loses_no_emitted_record(tmp_path):
     trace = tmp_path / "long.jsonl"
     trace.write_text("\n".join(lines) + "\n")
     rng = random.Random(7)
-    env = {**os.environ, "ITERON_HOME": str(tmp_path / "home")}
+    home = tmp_path / "home"
     emitted: dict[str, list[int]] = {}
     for _ in range(50):
-        proc = subprocess.Popen(
-            [*ITERON, "run", "--output-format", "stream-json", "--replay", str(trace)],
+        proc = cli.popen(
+            ["run", "--output-format", "stream-json", "--replay", str(trace)],
+            home,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
-            env=env,
         )
         want = rng.randrange(1, 4000)
         got = []
@@ -425,16 +424,16 @@ def test_s7_sigkill_at_random_points_loses_no_emitted_record(tmp_path):
         seqs = [g["seq"] for g in got]
         emitted[str(len(emitted))] = seqs
         # The run id is not on events: match by the newest run in the store below.
-        db = sqlite3.connect(tmp_path / "home" / "iteron.db")
-        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
-        (run_id,) = db.execute("SELECT run_id FROM runs ORDER BY created_n DESC LIMIT 1").fetchone()
-        rows = db.execute("SELECT seq, body FROM events WHERE run_id = ? ORDER BY seq", (run_id,))
+        sql = cli.backend.sql
+        if cli.backend.name == "sqlite":
+            assert sql(home, "PRAGMA integrity_check") == [("ok",)]
+        [(run_id,)] = sql(home, "SELECT run_id FROM runs ORDER BY created_n DESC LIMIT 1")
+        rows = sql(home, f"SELECT seq, body FROM events WHERE run_id = '{run_id}' ORDER BY seq")
         stored = []
         for seq, body in rows:
             record = json.loads(body)  # no half-written record
             assert record["seq"] == seq
             stored.append(seq)
-        db.close()
         assert stored == list(range(1, len(stored) + 1))
         assert set(seqs) <= set(stored), "a line reached stdout before its record was durable"
     assert len(emitted) >= 40
@@ -458,7 +457,7 @@ def test_s7_store_failing_mid_run_emits_only_durable_lines_then_the_result(tmp_p
     r = subprocess.run(
         [*ITERON, "run", "--output-format", "stream-json", "--replay", str(trace)],
         capture_output=True,
-        env={**os.environ, "ITERON_HOME": str(home)},
+        env={**os.environ, **SqliteBackend().env(home)},
         preexec_fn=limit,
         timeout=120,
         check=False,

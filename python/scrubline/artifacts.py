@@ -1,9 +1,11 @@
 """Content-addressed artifact storage with a durability witness (docs/contract.md §6: A1-A5).
 
-Content lives at ``$ITERON_HOME/artifacts/sha256/ab/cdef…``. A write goes to a temporary
-file in the same directory, is fsynced, renamed into place, and the directory fsynced;
-then the file is read back and its hash checked. Only that witness lets the run append
-and emit ``artifact_produced``: a handle never names content that is not readable.
+With the SQLite store, content lives at ``$ITERON_HOME/artifacts/sha256/ab/cdef…``
+(``ContentStore``). A write goes to a temporary file in the same directory, is fsynced,
+renamed into place, and the directory fsynced; then the file is read back and its hash
+checked. Only that witness lets the run append and emit ``artifact_produced``: a handle
+never names content that is not readable. The PostgreSQL store keeps content in the
+database instead (``store_postgres.DatabaseContent``), behind the same ``Content``.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import binascii
 import hashlib
 import os
 from pathlib import Path
+from typing import Protocol
 
 from scrubline.errors import ScrublineError
 
@@ -41,14 +44,28 @@ def decode_content(content_b64: str | None, content_text: str | None) -> bytes:
         raise ArtifactError("invalid_content", f"content_b64 is not base64: {e}") from None
 
 
+def check_address(hash_: str) -> str:
+    """The hex digest of a ``sha256:<64 hex>`` address; ``ArtifactError`` otherwise."""
+    algo, _, hexdigest = hash_.partition(":")
+    if algo != "sha256" or len(hexdigest) != 64 or not _is_hex(hexdigest):
+        raise ArtifactError("bad_hash", f"not a sha256 content address: {hash_!r}")
+    return hexdigest
+
+
+class Content(Protocol):
+    """Where a store keeps artifact content: ``put`` returns the witnessed address (A2),
+    ``verify`` the content re-hashed (A5); both raise ``ArtifactError``."""
+
+    def put(self, content: bytes) -> str: ...
+    def verify(self, hash_: str) -> bytes: ...
+
+
 class ContentStore:
     def __init__(self, root: Path) -> None:
         self.root = root / "artifacts" / "sha256"
 
     def path(self, hash_: str) -> Path:
-        algo, _, hexdigest = hash_.partition(":")
-        if algo != "sha256" or len(hexdigest) != 64 or not _is_hex(hexdigest):
-            raise ArtifactError("bad_hash", f"not a sha256 content address: {hash_!r}")
+        hexdigest = check_address(hash_)
         return self.root / hexdigest[:2] / hexdigest[2:]
 
     def put(self, content: bytes) -> str:

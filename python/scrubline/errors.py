@@ -44,7 +44,19 @@ class SnapshotError(ScrublineError, ValueError):
 
 class StoreError(ScrublineError, OSError):
     """The session store cannot be opened (a path that is not a directory, permissions,
-    a database that is not SQLite)."""
+    a database that is not SQLite, a PostgreSQL server that refuses the connection).
+    The message never holds the store's connection string."""
+
+
+class StoreFailed(StoreError):
+    """The session store failed after it was opened (disk full, the connection to the
+    server lost): nothing more can be made durable. Retrying the run may help."""
+
+
+class RunBusy(ScrublineError):
+    """Another writer holds the run (two runners resuming it at once); retry later."""
+
+    code = "run_busy"
 
 
 class ScrublineWarning(UserWarning):

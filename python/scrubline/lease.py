@@ -17,13 +17,9 @@ import os
 import threading
 from pathlib import Path
 
-from scrubline.errors import ScrublineError
+from scrubline.errors import RunBusy
 
-
-class RunBusy(ScrublineError):
-    """Another process is writing this run; retrying later may succeed."""
-
-    code = "run_busy"
+__all__ = ["RunBusy", "RunLease"]
 
 
 def _offset(run_id: str) -> int:

@@ -8,15 +8,14 @@ words as a run that does not exist (S6).
 from __future__ import annotations
 
 import unicodedata
-from pathlib import Path
 
 import orjson
 
 from scrubline._core import RESIDENT_PROTOCOL_VERSION, project
-from scrubline.cursor import CursorError, decode, encode, fingerprint, load_key
+from scrubline.cursor import CursorError, decode, encode, fingerprint
 from scrubline.errors import ConfigError, ScrublineError
 from scrubline.scrubber import scrub
-from scrubline.store import Store, new_run_id
+from scrubline.store import SessionStore, new_run_id
 
 MAX_TAG = 128
 SESSION_LIMIT = (1, 100, 20)
@@ -69,11 +68,11 @@ def _position(key: bytes, cursor: str | None, kind: str, query: str) -> int | No
 
 
 def _run_walk(
-    store: Store, root: Path, tenant: str, run_id: str, kind: str, cursor: str | None
+    store: SessionStore, tenant: str, run_id: str, kind: str, cursor: str | None
 ) -> tuple[bytes, str, int | None]:
     """The key, query fingerprint and keyset position of a page over one run's items
     (``transcript``: events by seq; ``artifacts``: declarations by seq)."""
-    key = load_key(root)
+    key = store.cursor_key()
     if store.run(run_id, tenant) is None:
         raise not_found(run_id)
     query = fingerprint(kind, tenant, run_id)
@@ -98,8 +97,7 @@ def session(row) -> dict:
 
 
 def list_page(
-    store: Store,
-    root: Path,
+    store: SessionStore,
     tenant: str,
     *,
     version: int,
@@ -108,7 +106,7 @@ def list_page(
     tag: str | None = None,
 ) -> dict:
     """S1: one page of a tenant's sessions, newest first (keyset on creation order)."""
-    key = load_key(root)
+    key = store.cursor_key()
     query = fingerprint("list", tenant, tag)
     before = _position(key, cursor, "list", query)
     if before is not None and not store.session_at(tenant, before):
@@ -126,8 +124,7 @@ def list_page(
 
 
 def transcript_page(
-    store: Store,
-    root: Path,
+    store: SessionStore,
     tenant: str,
     run_id: str,
     *,
@@ -137,7 +134,7 @@ def transcript_page(
 ) -> dict:
     """S2: the newest page of a run's published events older than the cursor;
     chronological inside the page; projected to ``version`` from the stored records."""
-    key, query, before = _run_walk(store, root, tenant, run_id, "transcript", cursor)
+    key, query, before = _run_walk(store, tenant, run_id, "transcript", cursor)
     events: list[tuple[int, bytes]] = []
     more = False
     scan = before
@@ -176,7 +173,7 @@ def _project(body: bytes | str, version: int, seq: int, run_id: str) -> bytes | 
         raise SessionError("store_corrupt", f"stored record {seq}: {e}") from None
 
 
-def fork(store: Store, tenant: str, run_id: str, *, version: int) -> dict:
+def fork(store: SessionStore, tenant: str, run_id: str, *, version: int) -> dict:
     """S3: a new run holding the parent's transcript up to the fork point."""
     parent = store.run(run_id, tenant)
     if parent is None:
@@ -194,8 +191,7 @@ def fork(store: Store, tenant: str, run_id: str, *, version: int) -> dict:
 
 
 def artifact_page(
-    store: Store,
-    root: Path,
+    store: SessionStore,
     tenant: str,
     run_id: str,
     *,
@@ -204,7 +200,7 @@ def artifact_page(
     cursor: str | None = None,
 ) -> dict:
     """A5: a run's artifact handles, in declaration order, cursor-paged (keyset seq)."""
-    key, query, after = _run_walk(store, root, tenant, run_id, "artifacts", cursor)
+    key, query, after = _run_walk(store, tenant, run_id, "artifacts", cursor)
     rows = store.artifacts_after(run_id, after, limit + 1)
     more = len(rows) > limit
     items = []

@@ -491,7 +491,7 @@ class Server:
     def on_sessions_list(self, p: P.SessionsListParams) -> dict:
         try:
             return sessions.list_page(
-                self._store(), home(), self.tenant, version=P.PROTOCOL_VERSION,
+                self._store(), self.tenant, version=P.PROTOCOL_VERSION,
                 limit=p.limit, cursor=p.cursor, tag=p.agent_definition_tag,
             )  # fmt: skip
         except SessionError as e:
@@ -500,7 +500,7 @@ class Server:
     def on_sessions_transcript(self, p: P.PageParams) -> dict:
         try:
             return sessions.transcript_page(
-                self._store(), home(), self.tenant, p.run_id, version=P.PROTOCOL_VERSION,
+                self._store(), self.tenant, p.run_id, version=P.PROTOCOL_VERSION,
                 limit=p.limit, cursor=p.cursor,
             )  # fmt: skip
         except SessionError as e:
@@ -509,7 +509,7 @@ class Server:
     def on_artifacts_list(self, p: P.PageParams) -> dict:
         try:
             return sessions.artifact_page(
-                self._store(), home(), self.tenant, p.run_id, version=P.PROTOCOL_VERSION,
+                self._store(), self.tenant, p.run_id, version=P.PROTOCOL_VERSION,
                 limit=p.limit, cursor=p.cursor,
             )  # fmt: skip
         except SessionError as e:

@@ -86,6 +86,19 @@ def add_run_options(p: argparse.ArgumentParser, config_file: str) -> None:
         "--config", default=None, metavar="FILE", help=f"TOML config (default ./{config_file})"
     )
     add_tenant(p)
+    add_store(p)
+
+
+def add_store(p: argparse.ArgumentParser, **kw) -> None:
+    p.add_argument(
+        "--store",
+        default=None,
+        metavar="URL",
+        help="the session store: postgresql://… or sqlite:///PATH (default $ITERON_STORE,"
+        " else the SQLite file under ITERON_HOME); prefer $ITERON_STORE for a URL with a"
+        " password",
+        **kw,
+    )
 
 
 def add_tenant(p: argparse.ArgumentParser, **kw) -> None:

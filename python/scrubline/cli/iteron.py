@@ -32,7 +32,7 @@ import orjson
 from scrubline import appserver, config, exits, sessions
 from scrubline._core import DEFAULT_SCHEMA_VERSION, SCHEMA_VERSIONS, Boundary
 from scrubline.agent import ModelRuntime
-from scrubline.artifacts import ArtifactError, ContentStore
+from scrubline.artifacts import ArtifactError, check_address
 from scrubline.cli.argv import (
     RESIDENT_PROTOCOL_VERSION,
     Parser,
@@ -42,6 +42,7 @@ from scrubline.cli.argv import (
     add_output_schema_version,
     add_run_options,
     add_source,
+    add_store,
     add_tenant,
     given,
     refuse_unused,
@@ -50,13 +51,12 @@ from scrubline.cli.argv import (
     split_agent_args,
 )
 from scrubline.errors import ConfigError, StoreError
-from scrubline.lease import RunBusy, RunLease
 from scrubline.permissions import Permissions, allowlist
 from scrubline.render import JsonSink, StreamSink, TextSink
 from scrubline.run import RunOptions, execute
 from scrubline.scrubber import env_literals
 from scrubline.sessions import SessionError
-from scrubline.store import Store, home, new_run_id
+from scrubline.store import SessionStore, home, new_run_id, open_store
 
 EXAMPLES = """\
 examples:
@@ -78,6 +78,8 @@ OPERATIONS: dict[str, tuple[str, ...]] = {
     "artifacts": ("artifacts_cursor", "artifacts_limit", "top_tenant", "top_version"),
     "artifact_open": ("top_tenant",),
 }
+#: What every session operation takes besides its own options.
+EVERY_OPERATION = ("top_store",)
 
 
 def parser() -> Parser:
@@ -126,6 +128,7 @@ def parser() -> Parser:
         help="list only the sessions with this tag",
     )
     add_tenant(ops, dest="top_tenant")
+    add_store(ops, dest="top_store")
     add_output_schema_version(ops, dest="top_version")
     sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
     # Listed for --help; `iteron app-server` is dispatched before this parser runs.
@@ -197,9 +200,9 @@ class Unavailable(Exception):
         self.code, self.reason = code, reason
 
 
-def open_store(version: int, machine: bool, run: bool) -> Store:
+def connect(location: str | None, version: int, machine: bool, run: bool) -> SessionStore:
     try:
-        return Store.open(home())
+        return open_store(location, home())
     except StoreError as e:
         raise Unavailable(e, version, machine, run) from None
 
@@ -275,29 +278,30 @@ def session_op(args: argparse.Namespace, options: dict[str, str]) -> int:
     if len(chosen) > 1:
         raise UsageError(f"{' and '.join(options[op] for op in chosen)} exclude each other")
     op = chosen[0]
-    refuse_unused({d: n for d, n in options.items() if d != op}, OPERATIONS[op], options[op])
+    takes = OPERATIONS[op] + EVERY_OPERATION
+    refuse_unused({d: n for d, n in options.items() if d != op}, takes, options[op])
     version = schema_version("json", args.top_version)
     limit = bounded(args.session_limit, "--session-limit", sessions.SESSION_LIMIT)
     tlimit = bounded(args.transcript_limit, "--transcript-limit", sessions.TRANSCRIPT_LIMIT)
     alimit = bounded(args.artifacts_limit, "--artifacts-limit", sessions.TRANSCRIPT_LIMIT)
     tenant = tenant_of(args.top_tenant, version, True)
     root = home()
-    store = open_store(version, True, run=False)
+    store = connect(args.top_store, version, True, run=False)
     try:
         if args.sessions:
             tag = None if args.top_tag is None else sessions.check_tag(args.top_tag)
             obj = sessions.list_page(
-                store, root, tenant, version=version, limit=limit,
+                store, tenant, version=version, limit=limit,
                 cursor=args.session_cursor, tag=tag,
             )  # fmt: skip
         elif args.transcript:
             obj = sessions.transcript_page(
-                store, root, tenant, args.transcript, version=version, limit=tlimit,
+                store, tenant, args.transcript, version=version, limit=tlimit,
                 cursor=args.transcript_cursor,
             )  # fmt: skip
         elif args.artifacts:
             obj = sessions.artifact_page(
-                store, root, tenant, args.artifacts, version=version, limit=alimit,
+                store, tenant, args.artifacts, version=version, limit=alimit,
                 cursor=args.artifacts_cursor,
             )  # fmt: skip
         elif args.artifact_open:
@@ -306,6 +310,8 @@ def session_op(args: argparse.Namespace, options: dict[str, str]) -> int:
             obj = sessions.fork(store, tenant, args.fork, version=version)
     except SessionError as e:
         raise Rejected(e, version, True) from None
+    except StoreError as e:
+        raise Unavailable(e, version, True, run=False) from None
     finally:
         store.close()
     sys.stdout.buffer.write(orjson.dumps(obj) + b"\n")
@@ -356,7 +362,6 @@ def _main(argv: list[str] | None) -> int:
         tag=tag,
         max_turn_tokens=limit,
         literals=literals + key,
-        content=ContentStore(home()),
         scrub_artifacts=args.scrub_artifacts,
     )
     if isinstance(src, ModelRuntime):
@@ -369,32 +374,29 @@ def _main(argv: list[str] | None) -> int:
         sink = JsonSink(out)
     else:
         sink = TextSink(sys.stdout)
-    store = open_store(version, machine, run=True)
+    store = connect(args.store, version, machine, run=True)
+    # The store's connection string is a secret of the run: redacted wherever it shows.
+    opts.literals += [s for s in store.secrets() if len(s.encode()) >= 8]
+    opts.content = store.content_store(home())
     try:
         if args.resume or args.cont:
             try:
                 opts.resume = resumable(store, tenant, args.resume, tag)
             except SessionError as e:
                 raise Rejected(e, version, machine) from None
-        else:
-            opts.run_id = new_run_id()
-        try:  # one writer per run (an App Server may be appending to it)
-            lease = RunLease.take(home(), opts.resume or opts.run_id)
-        except RunBusy as e:
-            why = "another process is writing this run (retryable)"
-            raise Unavailable(e, version, machine, True, e.code, why) from None
-        with lease:
-            return execute(opts, store, sink).exit_code
+            except StoreError as e:
+                raise Unavailable(e, version, machine, run=True) from None
+        return execute(opts, store, sink).exit_code
     finally:
         store.close()
 
 
-def open_artifact(store: Store, root, tenant: str, hash_: str) -> int:
+def open_artifact(store: SessionStore, root, tenant: str, hash_: str) -> int:
     """A5: the content on stdout after re-verifying its address; nothing on stdout when
     it is unknown to the tenant or does not verify (exit 65, one stderr line)."""
-    content = ContentStore(root)
+    content = store.content_store(root)
     try:
-        content.path(hash_)
+        check_address(hash_)
     except ArtifactError as e:
         raise UsageError(str(e)) from None
     if not store.tenant_has_artifact(tenant, hash_):
@@ -410,7 +412,7 @@ def open_artifact(store: Store, root, tenant: str, hash_: str) -> int:
     return 0
 
 
-def resumable(store: Store, tenant: str, run_id: str | None, tag: str | None) -> str:
+def resumable(store: SessionStore, tenant: str, run_id: str | None, tag: str | None) -> str:
     """The run ``--resume RUN_ID`` / ``--continue`` appends to; a tag may only repeat the
     recorded one (S5)."""
     row = store.latest_run(tenant) if run_id is None else store.run(run_id, tenant)

@@ -22,7 +22,6 @@ import orjson
 
 from scrubline import config, exits, schema
 from scrubline.agent import ModelRuntime
-from scrubline.artifacts import ContentStore
 from scrubline.cli.argv import (
     FORMATS,
     Parser,
@@ -41,7 +40,7 @@ from scrubline.run import RunOptions, execute
 from scrubline.runtime import Child
 from scrubline.scrubber import env_literals
 from scrubline.sessions import SessionError, check_tenant
-from scrubline.store import Record, Store, home
+from scrubline.store import Record, home, open_store
 
 EXAMPLES = """\
 examples:
@@ -239,11 +238,10 @@ def _main(argv: list[str] | None) -> int:
         max_turn_tokens=limit,
         literals=literals + key,
         prog="titah",
-        content=ContentStore(home()),
         observe=permissions,
     )
     try:
-        store = Store.open()
+        store = open_store(args.store)
     except StoreError as e:
         print(f"titah: store_unavailable: {e}", file=sys.stderr)
         if args.output_format != "text":
@@ -253,6 +251,8 @@ def _main(argv: list[str] | None) -> int:
                       "notices": [f"Run failed: {e}"]}  # fmt: skip
             sys.stdout.buffer.write(orjson.dumps(failed) + b"\n")
         return exits.FAILED
+    opts.literals += [s for s in store.secrets() if len(s.encode()) >= 8]
+    opts.content = store.content_store(home())
     try:
         outcome = execute(opts, store, sink)
     finally:
