@@ -293,3 +293,62 @@ fn k6_a_snapshot_is_small() {
     println!("busy {} bytes, clean {} bytes", snap.len(), clean.len());
     assert!(clean.len() < 200 && snap.len() < 400);
 }
+
+/// `data` with its checksum recomputed: what a forger (not a bit flip) would send.
+fn resealed(mut data: Vec<u8>) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    let n = data.len() - 32;
+    let sum = Sha256::digest(&data[..n]);
+    data[n..].copy_from_slice(&sum);
+    data
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// A resealed snapshot with any body bytes changed is refused or restores into a
+    /// scrubber that works: restoring never panics, nor does feeding it afterwards.
+    #[test]
+    fn k7_a_forged_body_never_panics(
+        edits in proptest::collection::vec((any::<proptest::sample::Index>(), any::<u8>()), 1..4),
+        more in "[ -~]{0,40}",
+    ) {
+        let snap = busy_snapshot();
+        let body = 50..snap.len() - 32;
+        let mut forged = snap.clone();
+        for (at, byte) in edits {
+            forged[body.start + at.index(body.len())] = byte;
+        }
+        if let Ok(mut s) = Scrubber::restore(&resealed(forged), full_set()) {
+            let mut out = Vec::new();
+            s.feed(more.as_bytes(), &mut out);
+            s.flush(&mut out);
+        }
+    }
+}
+
+#[test]
+fn k7_forged_offsets_are_refused() {
+    let snap = busy_snapshot();
+    // base, emitted, scanned are the body's first three u64s: emitted before base.
+    let mut forged = snap.clone();
+    forged[58..66].copy_from_slice(&0u64.to_le_bytes());
+    forged[50..58].copy_from_slice(&5u64.to_le_bytes());
+    assert!(refusal(&resealed(forged), &full_set()).contains("corrupt"));
+}
+
+#[test]
+fn k7_a_forged_match_end_before_its_start_is_refused() {
+    let snap = busy_snapshot();
+    // The last candidate's `best` is absent; its fate tag is the byte before the
+    // checksum. Rewrite the fate as `Done(Some(0))`: a match ending before it starts.
+    let n = snap.len() - 32;
+    let mut forged = snap[..n].to_vec();
+    assert_eq!(forged[n - 1], 0, "the last candidate is live");
+    forged[n - 1] = 2;
+    forged.extend_from_slice(&0u64.to_le_bytes());
+    forged.extend_from_slice(&[0; 32]);
+    let len = u64::from_le_bytes(forged[42..50].try_into().unwrap()) + 8;
+    forged[42..50].copy_from_slice(&len.to_le_bytes());
+    assert!(refusal(&resealed(forged), &full_set()).contains("out of range"));
+}

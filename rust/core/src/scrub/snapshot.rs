@@ -316,7 +316,9 @@ fn read_body(r: &mut Reader<'_>, set: Arc<RuleSet>) -> Result<Scrubber, Error> {
         if u64::from(rule) >= n_rules || !(emitted <= start && start <= pos && pos <= end) {
             return Err(bad("candidate out of range"));
         }
-        if best.is_some_and(|b| b > end) || matches!(fate, Fate::Done(Some(e)) if e > end) {
+        // A match end lies after its start (no rule matches the empty string).
+        let bad_end = |e: u64| e <= start || e > end;
+        if best.is_some_and(bad_end) || matches!(fate, Fate::Done(Some(e)) if bad_end(e)) {
             return Err(bad("candidate end out of range"));
         }
         if cands
