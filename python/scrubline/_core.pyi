@@ -28,6 +28,25 @@ class Scrubber:
         rules: Sequence[Mapping[str, object]] = ...,
         replacement: str = ...,
     ) -> Scrubber: ...
+    def snapshot(self) -> bytes:
+        """The stream state as bytes, for ``restore`` in another process (K6). It holds
+        the held-back tail, which may be the start of a credential: as secret as the
+        stream."""
+    @staticmethod
+    def restore(
+        data: bytes,
+        *,
+        literals: Sequence[str | bytes] = ...,
+        rules: Sequence[Mapping[str, object]] = ...,
+        replacement: str = ...,
+    ) -> Scrubber:
+        """A scrubber continuing the stream ``data`` was taken from. The rules must be
+        those it was made under; a snapshot for other rules, a corrupt or truncated one
+        or one from a newer format raises ``SnapshotError`` (K7)."""
+    def resume(self, data: bytes) -> None:
+        """Replace this scrubber's stream state (counts included) with a snapshot's,
+        under this scrubber's compiled rules: ``restore`` without compiling them again.
+        On ``SnapshotError`` the scrubber is left as it was."""
     def feed(self, chunk: str) -> str:
         """Scrub the next chunk of a text stream; return what can be emitted now."""
     def flush(self) -> str:

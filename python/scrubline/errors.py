@@ -37,6 +37,11 @@ class TraceError(ScrublineError, ValueError):
         self.line = line
 
 
+class SnapshotError(ScrublineError, ValueError):
+    """A scrubber snapshot was refused whole: not a snapshot, truncated or corrupt, made
+    by a newer format, or made under other rules. Nothing of it was applied."""
+
+
 class StoreError(ScrublineError, OSError):
     """The session store cannot be opened (a path that is not a directory, permissions,
     a database that is not SQLite, a PostgreSQL server that refuses the connection).

@@ -54,7 +54,13 @@ class RuleSet:
         }
 
     def scrubber(self) -> _core.Scrubber:
+        """A new scrubber for one stream under these rules."""
         return _core.Scrubber(**self.kwargs())  # type: ignore[arg-type]
+
+    def restore(self, data: bytes) -> _core.Scrubber:
+        """The scrubber a ``snapshot()`` was taken from, continued under these rules
+        (``SnapshotError`` when they are not the rules it was taken under)."""
+        return _core.Scrubber.restore(data, **self.kwargs())  # type: ignore[arg-type]
 
 
 def _check(schema: pa.Schema, *names: str) -> None:

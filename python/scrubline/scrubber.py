@@ -99,6 +99,9 @@ class Scrubber:
     For every split of a text into chunks, ``"".join(feed(c) for c in chunks) + flush()``
     equals ``scrub(text)`` under the same rules (D2); only the tail that could still
     become a credential is held back (D3). ``counts`` gives redactions per rule ID.
+
+    ``snapshot()`` and ``Scrubber.restore(data, ...)`` move a stream to another process
+    (K6, K7); a live scrubber itself never pickles.
     """
 
     __slots__ = ("_inner", "feed", "feed_bytes", "flush", "flush_bytes")
@@ -113,12 +116,55 @@ class Scrubber:
     ) -> None:
         custom = load_rules_file(rules_file) if rules_file is not None else []
         secrets = [*literals, *env_literals(literal_env)]
-        self._inner = _core.Scrubber(literals=secrets, rules=custom, replacement=replacement)
+        self._bind(_core.Scrubber(literals=secrets, rules=custom, replacement=replacement))
+
+    @classmethod
+    def restore(
+        cls,
+        data: bytes,
+        *,
+        literals: Iterable[str | bytes] = (),
+        literal_env: Iterable[str] = (),
+        rules_file: str | os.PathLike[str] | None = None,
+        replacement: str = DEFAULT_REPLACEMENT,
+    ) -> Scrubber:
+        """A scrubber continuing the stream a ``snapshot()`` was taken from, under the
+        rules it was taken under (the same options as the constructor). Raises
+        ``SnapshotError`` for a snapshot made under other rules, a corrupt or truncated
+        one, or one from a newer format; nothing of a refused snapshot is applied."""
+        custom = load_rules_file(rules_file) if rules_file is not None else []
+        secrets = [*literals, *env_literals(literal_env)]
+        self = cls.__new__(cls)
+        self._bind(
+            _core.Scrubber.restore(data, literals=secrets, rules=custom, replacement=replacement)
+        )
+        return self
+
+    def _bind(self, inner: _core.Scrubber) -> None:
+        self._inner = inner
         # Bound methods of the extension object: no Python frame per chunk.
         self.feed = self._inner.feed
         self.flush = self._inner.flush
         self.feed_bytes = self._inner.feed_bytes
         self.flush_bytes = self._inner.flush_bytes
+
+    def snapshot(self) -> bytes:
+        """The stream state as bytes, for ``Scrubber.restore`` in another process. It
+        holds the held-back tail, which may be the start of a credential: store and send
+        it as carefully as the stream itself."""
+        return self._inner.snapshot()
+
+    def resume(self, data: bytes) -> None:
+        """Replace this scrubber's stream state (counts included) with a snapshot's, under
+        this scrubber's rules, without compiling them again (one scrubber can carry many
+        streams in turn). On ``SnapshotError`` the scrubber is left as it was."""
+        self._inner.resume(data)
+
+    def __reduce__(self) -> object:
+        raise TypeError(
+            "a live Scrubber cannot be pickled: send its snapshot() and rebuild it with "
+            "Scrubber.restore(data, ...) under the same rules"
+        )
 
     def scrub(self, text: str) -> str:
         """Scrub a whole text with this scrubber's rules (the stream is not touched)."""

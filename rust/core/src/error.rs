@@ -13,6 +13,8 @@ pub enum Error {
     Config { reason: String },
     /// A runtime trace line was refused: which line (1-based), and why.
     Trace { line: u64, reason: String },
+    /// A scrubber snapshot was refused (corrupt, truncated, newer format, other rules).
+    Snapshot { reason: String },
 }
 
 impl Error {
@@ -31,6 +33,7 @@ impl fmt::Display for Error {
             Error::Literal { reason } => write!(f, "literal secret: {reason}"),
             Error::Config { reason } => write!(f, "configuration: {reason}"),
             Error::Trace { line, reason } => write!(f, "trace line {line}: {reason}"),
+            Error::Snapshot { reason } => write!(f, "scrubber snapshot refused: {reason}"),
         }
     }
 }

@@ -16,6 +16,7 @@ pyo3::import_exception!(scrubline.errors, RuleError);
 pyo3::import_exception!(scrubline.errors, LiteralError);
 pyo3::import_exception!(scrubline.errors, ConfigError);
 pyo3::import_exception!(scrubline.errors, TraceError);
+pyo3::import_exception!(scrubline.errors, SnapshotError);
 
 /// Chunks at least this long are scrubbed with the interpreter released.
 const DETACH_AT: usize = 16 * 1024;
@@ -28,6 +29,7 @@ fn to_py(err: Error) -> PyErr {
         Error::Literal { .. } => LiteralError::new_err(err.to_string()),
         Error::Config { .. } => ConfigError::new_err(err.to_string()),
         Error::Trace { line, .. } => TraceError::new_err((err.to_string(), *line)),
+        Error::Snapshot { .. } => SnapshotError::new_err(err.to_string()),
     }
 }
 
@@ -170,6 +172,35 @@ impl Scrubber {
             inner: scrubline_core::Scrubber::new(set),
             out: Vec::new(),
         })
+    }
+
+    /// The stream state as bytes (held-back tail included: as secret as the stream).
+    fn snapshot<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.snapshot())
+    }
+
+    /// A scrubber continuing the stream a snapshot was taken from, under these rules.
+    #[staticmethod]
+    #[pyo3(signature = (data, *, literals = Vec::new(), rules = Vec::new(), replacement = DEFAULT_REPLACEMENT.to_string()))]
+    fn restore(
+        data: &[u8],
+        literals: Vec<Bound<'_, PyAny>>,
+        rules: Vec<Bound<'_, PyAny>>,
+        replacement: String,
+    ) -> PyResult<Self> {
+        let set = rule_set(&literals, &rules, &replacement)?;
+        Ok(Scrubber {
+            inner: scrubline_core::Scrubber::restore(data, set).map_err(to_py)?,
+            out: Vec::new(),
+        })
+    }
+
+    /// Replace this scrubber's stream state with a snapshot's, under its own rules
+    /// (no compilation); on a refusal the scrubber is left as it was.
+    fn resume(&mut self, data: &[u8]) -> PyResult<()> {
+        let set = self.inner.rule_set().clone();
+        self.inner = scrubline_core::Scrubber::restore(data, set).map_err(to_py)?;
+        Ok(())
     }
 
     /// The scrubbed text that is now safe to emit: `chunk` itself when that is all of

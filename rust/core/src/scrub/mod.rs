@@ -1,15 +1,18 @@
 //! The streaming credential scrubber: rules (`rules`), their compiled form and the
 //! keyword prefilter (`ruleset`), the stream state (`stream`), literal secrets and their
-//! encodings (`literal`) and the placeholder guard of context rules (`guard`).
+//! encodings (`literal`), the placeholder guard of context rules (`guard`) and the
+//! stream state as bytes for another process (`snapshot`).
 
 mod guard;
 mod literal;
 mod prefilter;
 pub mod rules;
 mod ruleset;
+mod snapshot;
 mod stream;
 
 pub use literal::MIN_LITERAL_LEN;
 pub use rules::Tier;
 pub use ruleset::{RuleInfo, RuleSet, RuleSpec, DEFAULT_REPLACEMENT, LITERAL_RULE_ID};
+pub use snapshot::{SNAPSHOT_FORMAT_VERSION, SNAPSHOT_MAGIC};
 pub use stream::{scrub, scrub_cow, Scrubber};

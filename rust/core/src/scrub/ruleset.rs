@@ -166,6 +166,9 @@ pub struct RuleSet {
     pub(crate) before_rules: Vec<u32>,
     /// Bytes kept before the emitted point (left guards, `before` runs, keyword overlap).
     pub(crate) context: usize,
+    /// What a snapshot is bound to (see `snapshot`): a hash of every rule, literal
+    /// secret and the replacement.
+    pub(crate) fingerprint: [u8; 32],
 }
 
 impl RuleSet {
@@ -249,6 +252,7 @@ impl RuleSet {
             keyword_rule,
             before_rules,
             context: max_before + 2,
+            fingerprint: super::snapshot::fingerprint(&specs, literals, replacement),
         })
     }
 
@@ -267,6 +271,13 @@ impl RuleSet {
 
     pub fn rules(&self) -> Vec<RuleInfo> {
         self.rules.iter().map(|r| r.info.clone()).collect()
+    }
+
+    /// A hash of everything that decides this set's output: every rule's definition,
+    /// each literal secret (hashed, never in clear) and the replacement template. Two
+    /// sets with the same fingerprint scrub every stream alike.
+    pub fn fingerprint(&self) -> [u8; 32] {
+        self.fingerprint
     }
 }
 

@@ -24,7 +24,7 @@ const SLICE: usize = 64 * 1024;
 
 /// How a candidate ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Fate {
+pub(super) enum Fate {
     /// Still undecided: more bytes are needed.
     Live,
     /// Decided: `Some(end)` is the match end, `None` no match.
@@ -35,41 +35,41 @@ enum Fate {
 
 /// A possible match of one rule starting at one byte. Positions are absolute offsets.
 #[derive(Clone, Debug)]
-struct Candidate {
-    rule: u32,
-    start: u64,
+pub(super) struct Candidate {
+    pub(super) rule: u32,
+    pub(super) start: u64,
     /// Next byte to feed to the DFA.
-    pos: u64,
-    state: StateID,
+    pub(super) pos: u64,
+    pub(super) state: StateID,
     /// The last match end seen, if its right guard held.
-    best: Option<u64>,
-    fate: Fate,
+    pub(super) best: Option<u64>,
+    pub(super) fate: Fate,
 }
 
 /// A streaming scrubber: a shared [`RuleSet`] plus the state of one stream.
 #[derive(Debug, Clone)]
 pub struct Scrubber {
-    set: Arc<RuleSet>,
+    pub(super) set: Arc<RuleSet>,
     /// Recent bytes: `context` bytes before `emitted`, then everything not yet decided.
-    buf: Vec<u8>,
+    pub(super) buf: Vec<u8>,
     /// Absolute offset of `buf[0]`.
-    base: u64,
+    pub(super) base: u64,
     /// Every byte before this offset has been written out (or redacted).
-    emitted: u64,
+    pub(super) emitted: u64,
     /// The prefilter has reported every keyword hit that ends at or before this offset.
-    scanned: u64,
+    pub(super) scanned: u64,
     /// Live and decided candidates, sorted by `(start, rule)`.
-    cands: VecDeque<Candidate>,
+    pub(super) cands: VecDeque<Candidate>,
     /// After an overflow: the rule whose `overflow` class is swallowed at `emitted`.
-    swallow: Option<u32>,
+    pub(super) swallow: Option<u32>,
     /// `(scanned, from)`: the hold-back computed at `scanned` found that no keyword or
     /// literal form straddling `scanned` can start before `from`, so the next scan
     /// starts there rather than a whole keyword length back.
-    resume: Option<(u64, u64)>,
-    counts: Vec<u64>,
-    work: u64,
-    hits: Vec<Hit>,
-    lower: Vec<u8>,
+    pub(super) resume: Option<(u64, u64)>,
+    pub(super) counts: Vec<u64>,
+    pub(super) work: u64,
+    pub(super) hits: Vec<Hit>,
+    pub(super) lower: Vec<u8>,
 }
 
 impl Scrubber {
