@@ -111,6 +111,7 @@ def test_rule_set_pickles_and_a_live_scrubber_does_not():
                                                   "keywords": ["TCK-"]},))  # fmt: skip
     again = pickle.loads(pickle.dumps(rules))
     assert again == rules
+    assert LITERAL not in repr(rules) and LITERAL not in str(rules)
     assert again.scrubber().scrub(f"{LITERAL} TCK-123456") == (
         "[REDACTED:literal-secret] [REDACTED:ticket]"
     )

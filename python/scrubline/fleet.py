@@ -26,9 +26,10 @@ REDACTIONS = "redactions"
 class RuleSet:
     """What a scrubber is made of: the built-in rules plus these literal secrets and
     custom rules, and the replacement template. Plain data, so it pickles to workers
-    (the literal values travel with it: treat a pickled rule set as a secret)."""
+    (the literal values travel with it: treat a pickled rule set as a secret; its repr
+    never shows them, so a log line or a traceback does not either)."""
 
-    literals: tuple[str, ...] = ()
+    literals: tuple[str, ...] = field(default=(), repr=False)
     rules: tuple[Mapping[str, object], ...] = field(default=())
     replacement: str = DEFAULT_REPLACEMENT
 
