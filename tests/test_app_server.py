@@ -865,3 +865,27 @@ def test_p13_a_run_the_cli_writes_is_busy_for_the_server(client, tmp_path):
     cli.stdout.close()
     assert client.ok("run/resume", {"run_id": first})["status"] == "resumed"
     assert client.nth_result(first, 2)["outcome"] == "done"
+
+
+def test_the_store_is_the_one_iteron_uses(pg_backend, tmp_path):
+    """S12 on the resident face: ITERON_STORE=postgresql://… holds the server's runs,
+    and iteron reads them back from there."""
+    env = pg_backend.env(tmp_path)
+    c = Client(tmp_path, ITERON_STORE=env["ITERON_STORE"])
+    try:
+        booted(c)
+        trace = tmp_path / "t.jsonl"
+        trace.write_text(
+            '{"type":"assistant_delta","text":"hello"}\n{"type":"run_end","outcome":"done"}\n'
+        )
+        run_id = c.ok("run/start", {"source": {"replay": str(trace)}})["run_id"]
+        assert c.result_of(run_id)["outcome"] == "done"
+    finally:
+        c.proc.kill()
+        c.proc.wait()
+    store = pg_backend.open(tmp_path)
+    try:
+        assert store.run(run_id, "default") is not None
+    finally:
+        store.close()
+    assert not (tmp_path / "iteron.db").exists()

@@ -26,7 +26,6 @@ from scrubline.agent import ModelRuntime
 from scrubline.appserver import protocol as P
 from scrubline.appserver.framing import LineReader, TooLong
 from scrubline.appserver.gate import SubmissionGate
-from scrubline.artifacts import ContentStore
 from scrubline.cli.argv import source
 from scrubline.errors import ConfigError, ScrublineError, StoreError, UsageError
 from scrubline.lease import RunBusy, RunLease
@@ -34,7 +33,7 @@ from scrubline.permissions import Permissions, allowlist
 from scrubline.run import RunOptions, execute
 from scrubline.scrubber import env_literals
 from scrubline.sessions import SessionError
-from scrubline.store import Record, Store, home, new_run_id
+from scrubline.store import Record, SessionStore, home, new_run_id, open_store
 
 _EVENT = b'{"jsonrpc":"2.0","method":"run/event","params":'
 _RESULT = b'{"jsonrpc":"2.0","method":"run/result","params":'
@@ -167,7 +166,7 @@ class Server:
         self.tenant = "default"
         self.closing = False
         self.signum: int | None = None
-        self.store: Store | None = None
+        self.store: SessionStore | None = None
         #: What a request starts once its answer is queued (a run's thread).
         self._after: list = []
 
@@ -342,7 +341,7 @@ class Server:
         tenant = p.tenant or os.environ.get("ITERON_TENANT") or "default"
         try:
             self.tenant = sessions.check_tenant(tenant)
-            self.store = Store.open(home())
+            self.store = open_store(None, home())
         except SessionError as e:
             raise RpcError(P.INVALID_PARAMS, e.code, str(e)) from None
         except StoreError as e:
@@ -405,7 +404,7 @@ class Server:
         except (UsageError, ConfigError) as e:
             raise RpcError(P.INVALID_PARAMS, "invalid_source", str(e)) from None
         try:
-            store = Store.open(home())
+            store = open_store(None, home())
         except StoreError as e:
             raise RpcError(
                 P.STORE_UNAVAILABLE, "store_unavailable", str(e), retryable=True
@@ -421,7 +420,7 @@ class Server:
             source=gate, version=P.PROTOCOL_VERSION, resident=True, tenant=self.tenant,
             tag=p.agent_definition_tag, max_turn_tokens=p.limits.max_turn_tokens,
             literals=literals + key, prog="iteron app-server", resume=resume,
-            content=ContentStore(home()), run_id=run_id,
+            content=store.content_store(home()), run_id=run_id,
         )  # fmt: skip
         if isinstance(src, ModelRuntime):
             opts.observe = Permissions(p.source.auto, allowlist(self.cfg), src)
@@ -435,7 +434,7 @@ class Server:
         self._after.append(run.thread.start)
         return {"run_id": run_id, "status": "resumed" if resume else "started"}
 
-    def _run(self, run: ResidentRun, opts: RunOptions, store: Store) -> None:
+    def _run(self, run: ResidentRun, opts: RunOptions, store: SessionStore) -> None:
         try:
             execute(opts, store, run)
         except Exception as e:  # a bug in the engine: the run still ends with a result
@@ -523,7 +522,7 @@ class Server:
         self._wait_runs()
         return {"runs_cancelled": n}
 
-    def _store(self) -> Store:
+    def _store(self) -> SessionStore:
         assert self.store is not None  # opened by the bootstrap
         return self.store
 
