@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-CONTRACT = ROOT / "docs" / "contract.md"
+CONTRACT_DOC = ROOT / "docs" / "contract.md"
 #: A requirement ID: a family letter, a number, maybe a letter (E2a).
 ID = re.compile(r"\b[A-Z][0-9]{1,2}[a-z]?\b")
 #: The families docs/contract.md defines; other letter-digit words (a Slack team ID in a
@@ -33,8 +33,13 @@ def text_of(path: Path) -> str:
         return ""
 
 
+def definitions() -> list[str]:
+    """The IDs docs/contract.md defines, in order (one ``- **ID**`` item each)."""
+    return re.findall(r"^- \*\*([A-Z][0-9]{1,2}[a-z]?)\*\*", CONTRACT_DOC.read_text(), re.M)
+
+
 def defined() -> set[str]:
-    return set(re.findall(r"^- \*\*([A-Z][0-9]{1,2}[a-z]?)\*\*", CONTRACT.read_text(), re.M))
+    return set(definitions())
 
 
 def test_every_id_used_is_defined():
@@ -49,7 +54,7 @@ def test_every_id_used_is_defined():
 
 
 def test_ids_are_defined_once():
-    ids = re.findall(r"^- \*\*([A-Z][0-9]{1,2}[a-z]?)\*\*", CONTRACT.read_text(), re.M)
+    ids = definitions()
     assert len(ids) == len(set(ids))
 
 

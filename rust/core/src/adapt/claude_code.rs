@@ -11,18 +11,39 @@ use serde_json::{json, Map, Value};
 
 use super::{get_str, get_u64, title_of, Dialect, Ending, Exit, Out, Tool, ACTIVITY_MAX};
 
+/// One top-level text stream (the answer, or thinking): whether text was written, and
+/// the message its last block came from.
+#[derive(Default)]
+struct TextStream {
+    written: bool,
+    msg: String,
+}
+
+impl TextStream {
+    /// The separator before a whole block of message `msg`: blocks of one message are
+    /// contiguous text, blocks of separate messages are separated.
+    fn block(&mut self, msg: &str, text: &str) -> &'static str {
+        let sep = if self.written && self.msg != msg {
+            "\n\n"
+        } else {
+            ""
+        };
+        if !text.is_empty() {
+            self.written = true;
+            msg.clone_into(&mut self.msg);
+        }
+        sep
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct ClaudeCode {
     started: bool,
     /// `init.apiKeySource`: `none` is a subscription (OAuth) login.
     api_key_source: Option<String>,
-    /// Top-level answer / thinking text was written (the next block is separated).
-    answered: bool,
-    thought: bool,
-    /// The message the last answer / thinking block came from: blocks of one message
-    /// are contiguous text, blocks of separate messages are separated.
-    answer_msg: String,
-    thought_msg: String,
+    /// The top-level answer and thinking text.
+    answer: TextStream,
+    thinking: TextStream,
     /// Messages whose text arrived as partial deltas: their whole blocks are repeats.
     streamed: HashSet<String>,
     /// The top-level message being streamed, and whether its next text block needs a
@@ -577,29 +598,11 @@ impl ClaudeCode {
 
     /// A top-level text block: the answer (blocks of separate messages are separated).
     fn text_block(&mut self, msg: &str, text: &str, out: &mut Out) {
-        let sep = if self.answered && self.answer_msg != msg {
-            "\n\n"
-        } else {
-            ""
-        };
-        if !text.is_empty() {
-            self.answered = true;
-            msg.clone_into(&mut self.answer_msg);
-        }
-        out.text_event("assistant_delta", sep, text);
+        out.text_event("assistant_delta", self.answer.block(msg, text), text);
     }
 
     fn thinking_block(&mut self, msg: &str, text: &str, out: &mut Out) {
-        let sep = if self.thought && self.thought_msg != msg {
-            "\n\n"
-        } else {
-            ""
-        };
-        if !text.is_empty() {
-            self.thought = true;
-            msg.clone_into(&mut self.thought_msg);
-        }
-        out.text_event("thinking_delta", sep, text);
+        out.text_event("thinking_delta", self.thinking.block(msg, text), text);
     }
 
     fn activity(&mut self, parent: &str, kind: &str, text: &str, out: &mut Out) {
@@ -629,8 +632,8 @@ impl ClaudeCode {
             }
             Some("content_block_start") => {
                 let kind = ev.get("content_block").and_then(|b| get_str(b, "type"));
-                self.sep_pending = kind == Some("text") && self.answered;
-                self.think_sep_pending = kind == Some("thinking") && self.thought;
+                self.sep_pending = kind == Some("text") && self.answer.written;
+                self.think_sep_pending = kind == Some("thinking") && self.thinking.written;
             }
             Some("content_block_delta") => {
                 let delta = ev.get("delta").cloned().unwrap_or(Value::Null);
@@ -650,9 +653,9 @@ impl ClaudeCode {
                 let text = text.unwrap_or("");
                 let prefix = if std::mem::take(sep) { "\n\n" } else { "" };
                 if ty == "assistant_delta" {
-                    self.answered |= !text.is_empty();
+                    self.answer.written |= !text.is_empty();
                 } else {
-                    self.thought |= !text.is_empty();
+                    self.thinking.written |= !text.is_empty();
                 }
                 if let Some(id) = &self.streaming {
                     self.streamed.insert(id.clone());
@@ -733,8 +736,8 @@ impl ClaudeCode {
             json!({"usage": {"input": input, "output": get_u64(&usage, "output_tokens")},
                    "context": {"estimated_tokens": input}}),
         );
-        self.answered = false;
-        self.thought = false;
+        self.answer.written = false;
+        self.thinking.written = false;
         self.result = Some(obj);
     }
 }
