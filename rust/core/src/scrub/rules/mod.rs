@@ -239,6 +239,7 @@ impl Vector {
 mod adafruit;
 mod age;
 mod airtable;
+mod algolia;
 mod alibaba;
 mod anthropic;
 mod apify;
@@ -247,16 +248,23 @@ mod atlassian;
 mod aws;
 mod azure;
 mod bitbucket;
+mod braintree;
 mod brevo;
 mod buildkite;
 mod cerebras;
 mod circleci;
 mod cli_password;
+mod clickup;
 mod clojars;
+mod close;
 mod cloudflare;
 mod connection_string;
 mod contentful;
 mod databricks;
+mod datadog;
+mod deepl;
+mod defined_networking;
+mod dependency_track;
 mod digitalocean;
 mod discord;
 mod docker;
@@ -265,9 +273,11 @@ mod duffel;
 mod dynatrace;
 mod e2b;
 mod easypost;
+mod elasticsearch;
 mod elevenlabs;
 mod figma;
 mod firebase;
+mod firecrawl;
 mod flutterwave;
 mod flyio;
 mod frameio;
@@ -283,17 +293,22 @@ mod http_auth;
 mod hubspot;
 mod huggingface;
 mod infracost;
+mod inngest;
 mod intercom;
 mod intra42;
 mod jina;
 mod jwt;
 mod jwt_variant;
+mod klaviyo;
 mod langfuse;
 mod langsmith;
+mod launchdarkly;
 mod linear;
 mod mailchimp;
 mod mailgun;
 mod mapbox;
+mod maxmind;
+mod meraki;
 mod midtrans;
 mod mistral;
 mod msteams;
@@ -304,6 +319,7 @@ mod newrelic;
 mod notion;
 mod npm;
 mod nuget;
+mod nvidia;
 mod octopus;
 mod okta;
 mod onepassword;
@@ -311,50 +327,66 @@ mod onepassword_secret_key;
 mod openai;
 mod openrouter;
 mod openshift;
+mod opsgenie;
+mod paddle;
+mod pagerduty;
 mod password;
 mod password_hash;
 mod perplexity;
 mod pinecone;
+mod pivotal_tracker;
 mod planetscale;
 mod posthog;
 mod postman;
+mod postmark;
 mod powerplatform;
 mod prefect;
 mod private_key;
 mod pulumi;
 mod pypi;
+mod rapidapi;
 mod razorpay;
 mod readme;
 mod render;
 mod replicate;
+mod riot;
+mod robinhood;
 mod rootly;
 mod rubygems;
 mod salesforce;
 mod scaleway;
+mod scalingo;
 mod sendgrid;
 mod sentry;
 mod shippo;
 mod shopify;
 mod slack;
 mod sourcegraph;
+mod splunk;
 mod square;
 mod stripe;
 mod supabase;
 mod tailscale;
 mod tavily;
+mod teamcity;
 mod telegram;
 mod telegram_bare;
 mod tencent;
 mod terraform;
+mod trufflehog;
 mod twilio;
 mod twitch;
 mod twitter;
 mod typeform;
+mod typesense;
 mod ubidots;
 mod url_credentials;
 mod vault;
+mod virustotal;
 mod xai;
+mod yandex;
 mod zapier;
+mod zoho;
 
 /// Every family, in priority order: earlier wins a tie between equally long matches
 /// starting at the same byte. Fixed-format tokens come before the generic assignments.
@@ -371,7 +403,15 @@ pub static FAMILIES: &[&Family] = &[
     &google::FAMILY,
     &private_key::FAMILY,
     &age::FAMILY,
+    // TeamCity's tokens start like a JWT (`eyJ0eXAiOiAiVENWMiJ9` is `{"typ": "TCV2"}`).
+    &teamcity::FAMILY,
     &jwt::FAMILY,
+    // Authorization schemes with a provider's name start where `http-bearer` and
+    // `http-basic` start (at `Authorization`): on a tie the provider's rule names it.
+    &splunk::FAMILY,
+    &opsgenie::FAMILY,
+    &elasticsearch::FAMILY,
+    &pagerduty::FAMILY,
     &http_auth::FAMILY,
     &url_credentials::FAMILY,
     &netrc::FAMILY,
@@ -472,6 +512,36 @@ pub static FAMILIES: &[&Family] = &[
     &circleci::FAMILY,
     &intercom::FAMILY,
     &mistral::FAMILY,
+    // Tokens whose keyword shares a signature the prefilter already has (scrubber.md,
+    // "a family earns its keyword on the clean path"), then the few that add one.
+    &scalingo::FAMILY,
+    &defined_networking::FAMILY,
+    &riot::FAMILY,
+    &nvidia::FAMILY,
+    &launchdarkly::FAMILY,
+    &braintree::FAMILY,
+    &paddle::FAMILY,
+    &inngest::FAMILY,
+    &robinhood::FAMILY,
+    &trufflehog::FAMILY,
+    &close::FAMILY,
+    &clickup::FAMILY,
+    &klaviyo::FAMILY,
+    &firecrawl::FAMILY,
+    &yandex::FAMILY,
+    &maxmind::FAMILY,
+    &dependency_track::FAMILY,
+    // Values keyed by the header or scheme that carries them.
+    &zoho::FAMILY,
+    &rapidapi::FAMILY,
+    &deepl::FAMILY,
+    &datadog::FAMILY,
+    &meraki::FAMILY,
+    &postmark::FAMILY,
+    &virustotal::FAMILY,
+    &algolia::FAMILY,
+    &pivotal_tracker::FAMILY,
+    &typesense::FAMILY,
     &jwt_variant::FAMILY,
     &password_hash::FAMILY,
     &cli_password::FAMILY,
