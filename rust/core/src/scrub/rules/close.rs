@@ -8,7 +8,9 @@ pub const CLOSE_API_KEY: RuleDef = RuleDef::token(
     &["api_"],
     r"api_[A-Za-z0-9.]{45}",
     49,
-);
+)
+// A dot after the 45th byte means a longer dotted name (`api_v1.endpoints.…`), not a key.
+.right_guard("[A-Za-z0-9_.]");
 
 /// The family, its rules in priority order.
 pub const FAMILY: Family = Family {
@@ -31,4 +33,8 @@ const VECTORS: &[Vector] = &[
     ),
     Vector::miss(&CLOSE_API_KEY, "def api_get_lead_by_id(self):"),
     Vector::miss(&CLOSE_API_KEY, "api_gIZuSDOUjVz594CjFraW"),
+    Vector::miss(
+        &CLOSE_API_KEY,
+        "from app.api_v1.endpoints.users.schemas.responses.listings.page import Page",
+    ),
 ];

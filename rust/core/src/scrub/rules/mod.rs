@@ -259,6 +259,7 @@ mod clojars;
 mod close;
 mod cloudflare;
 mod connection_string;
+mod consul;
 mod contentful;
 mod databricks;
 mod datadog;
@@ -316,6 +317,7 @@ mod neon;
 mod netlify;
 mod netrc;
 mod newrelic;
+mod nomad;
 mod notion;
 mod npm;
 mod nuget;
@@ -327,6 +329,7 @@ mod onepassword_secret_key;
 mod openai;
 mod openrouter;
 mod openshift;
+mod openstack;
 mod opsgenie;
 mod paddle;
 mod pagerduty;
@@ -542,6 +545,9 @@ pub static FAMILIES: &[&Family] = &[
     &algolia::FAMILY,
     &pivotal_tracker::FAMILY,
     &typesense::FAMILY,
+    &consul::FAMILY,
+    &nomad::FAMILY,
+    &openstack::FAMILY,
     &jwt_variant::FAMILY,
     &password_hash::FAMILY,
     &cli_password::FAMILY,
