@@ -254,9 +254,7 @@ mod buildkite;
 mod cerebras;
 mod circleci;
 mod cli_password;
-mod clickup;
 mod clojars;
-mod close;
 mod cloudflare;
 mod connection_string;
 mod consul;
@@ -278,7 +276,6 @@ mod elasticsearch;
 mod elevenlabs;
 mod figma;
 mod firebase;
-mod firecrawl;
 mod flutterwave;
 mod flyio;
 mod frameio;
@@ -527,15 +524,12 @@ pub static FAMILIES: &[&Family] = &[
     &inngest::FAMILY,
     &robinhood::FAMILY,
     &trufflehog::FAMILY,
-    &close::FAMILY,
-    &clickup::FAMILY,
-    &klaviyo::FAMILY,
-    &firecrawl::FAMILY,
     &yandex::FAMILY,
     &maxmind::FAMILY,
     &dependency_track::FAMILY,
     // Values keyed by the header or scheme that carries them.
     &zoho::FAMILY,
+    &klaviyo::FAMILY,
     &rapidapi::FAMILY,
     &deepl::FAMILY,
     &datadog::FAMILY,
