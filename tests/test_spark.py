@@ -132,25 +132,6 @@ def test_missing_columns_are_named():
 # -- a real Spark --------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def spark():
-    if not os.environ.get("SCRUBLINE_REQUIRE_SPARK"):
-        pytest.importorskip("pyspark")
-    from pyspark.sql import SparkSession
-
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    session = (
-        SparkSession.builder.master("local[2]")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "4")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
-
-
 @pytest.mark.slow
 def test_thousands_of_streams_on_spark_equal_the_single_process_scrub(spark):
     """K1, K2: 2000 shuffled streams whose credentials straddle rows."""
