@@ -152,6 +152,9 @@ def test_k11_a_one_row_stream_and_a_null_row():
         LiveRow(0, "[REDACTED:literal-secret]", 1, 0, True)
     ]
     assert HERE.expire(one) == []
+    assert HERE.advance(one, [(None, "x " + LITERAL, False)]) == [
+        LiveRow(None, "x [REDACTED:literal-secret]", 1, LATE)
+    ]
 
 
 # -- a real Spark, reading files micro-batch by micro-batch --------------------------------
@@ -254,6 +257,23 @@ def test_k8_k9_k10_restarted_from_its_checkpoint_the_output_is_the_batch_scrub(s
         assert joined == scrub(text), run_id
 
 
+def test_scrub_live_refuses_what_it_cannot_run(spark, tmp_path):
+    from scrubline.errors import ConfigError
+    from scrubline.spark import ROCKSDB, scrub_live
+
+    source = spark.readStream.schema(SCHEMA).json(str(tmp_path))
+    with pytest.raises(ConfigError, match="'body'"):
+        scrub_live(source, key="run_id", seq="seq", text="body")
+    with pytest.raises(ConfigError, match="ttl"):
+        scrub_live(source, key="run_id", seq="seq", text="chunk", ttl=0)
+    spark.conf.unset("spark.sql.streaming.stateStore.providerClass")
+    try:
+        with pytest.raises(ConfigError, match="RocksDB"):
+            scrub_live(source, key="run_id", seq="seq", text="chunk")
+    finally:
+        spark.conf.set("spark.sql.streaming.stateStore.providerClass", ROCKSDB)
+
+
 @pytest.mark.slow
 def test_k11_an_idle_stream_is_flushed_after_its_ttl(spark, tmp_path):
     """No end markers: a continuously triggered query ends each stream a few seconds
@@ -266,6 +286,7 @@ def test_k11_an_idle_stream_is_flushed_after_its_ttl(spark, tmp_path):
     rows = [{"run_id": k, "seq": s, "chunk": c, "last": False}
             for k, v in streams.items() for s, c in v
             if (k, s) != ("run-0000", lost[0])]  # fmt: skip
+    rows.append({"run_id": "null", "seq": None, "chunk": "pw " + LITERAL, "last": False})
     random.Random(4).shuffle(rows)
     folder = tmp_path / "in"
     folder.mkdir()
@@ -292,8 +313,11 @@ def test_k11_an_idle_stream_is_flushed_after_its_ttl(spark, tmp_path):
     finally:
         query.stop()
     assert sorted(r.run_id for r in got if r.final) == sorted(streams)
+    alone = [r for r in got if r.seq is None]
+    assert [(r.run_id, r.chunk, r.gap) for r in alone] == [("null", scrub("pw " + LITERAL), LATE)]
     for run_id, text in texts.items():
-        mine = sorted((r for r in got if r.run_id == run_id), key=lambda r: (r.seq, r.final))
+        mine = [r for r in got if r.run_id == run_id and r.seq is not None]
+        mine.sort(key=lambda r: (r.seq, r.final))
         assert mine[-1].final and mine[-1].seq == streams[run_id][-1][0]
         if run_id == "run-0000":
             assert [r.gap for r in mine] == [0] + [1] + [0] * (len(mine) - 2)

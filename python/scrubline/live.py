@@ -13,8 +13,8 @@ from typing import NamedTuple
 
 from scrubline.fleet import RuleSet
 
-#: ``gap`` of a row whose place in its stream had already passed when it arrived (a
-#: duplicate sequence number, or one skipped over as a gap): it is scrubbed on its own.
+#: ``gap`` of a row that has no place in its stream: its sequence number had passed when
+#: it arrived (a duplicate, or one given up on), or it has none. It is scrubbed on its own.
 LATE = -1
 
 
@@ -28,7 +28,7 @@ class LiveRow(NamedTuple):
     held-back tail: the row with the end marker, or an extra row, with the sequence
     number of the last row released, when the stream expires."""
 
-    seq: int
+    seq: int | None
     text: str
     redactions: int
     gap: int = 0
@@ -59,7 +59,7 @@ class LiveScrubber:
         self.max_held = max_held
 
     def advance(
-        self, state: LiveState, rows: Iterable[tuple[int, str | None, bool]]
+        self, state: LiveState, rows: Iterable[tuple[int | None, str | None, bool]]
     ) -> list[LiveRow]:
         """Take one micro-batch of a stream's rows (sequence number, text or None, end
         marker), in any order; return what is released, in order, and update ``state``.
@@ -67,11 +67,12 @@ class LiveScrubber:
         A row is released once every sequence number before it was; while more than
         ``max_held`` rows wait behind a missing one, the oldest missing numbers are given
         up on (recorded in ``gap``). A row whose place has passed (a duplicate, or one
-        given up on) is scrubbed on its own (``gap`` is ``LATE``). The released row with
-        the end marker gets the stream's tail and ``final``."""
+        given up on), or one without a sequence number, is scrubbed on its own (``gap`` is
+        ``LATE``). The released row with the end marker gets the stream's tail and
+        ``final``."""
         out: list[LiveRow] = []
-        for seq, text, end in sorted(rows, key=lambda r: r[0]):
-            if seq < state.next_seq or seq in state.held:
+        for seq, text, end in sorted(rows, key=lambda r: -1 if r[0] is None else r[0]):
+            if seq is None or seq < state.next_seq or seq in state.held:
                 out.append(self._alone(seq, text))
             else:
                 state.held[seq] = (text, bool(end))
@@ -119,7 +120,7 @@ class LiveScrubber:
             state.next_seq += 1
         state.snapshot = s.snapshot() if is_open else None
 
-    def _alone(self, seq: int, text: str | None) -> LiveRow:
+    def _alone(self, seq: int | None, text: str | None) -> LiveRow:
         s = self.scrubber
         s.resume(self.fresh)
         before = s.redactions

@@ -152,13 +152,12 @@ class LiveScrub(StatefulProcessor):
     def handleInputRows(self, key, rows, timerValues: TimerValues) -> Iterator[pd.DataFrame]:
         stored = self.state.get()
         state, deadline = self._load(stored)
-        batch: list[tuple[int, str | None, bool]] = []
+        batch: list[tuple[int | None, str | None, bool]] = []
         for frame in rows:
             ends = frame[self.end].tolist() if self.end else [False] * len(frame)
             texts = frame[self.text].astype(object).where(frame[self.text].notna(), None)
-            batch += zip(
-                frame[self.seq].astype("int64").tolist(), texts.tolist(), ends, strict=True
-            )
+            seqs = [None if pd.isna(s) else int(s) for s in frame[self.seq].tolist()]
+            batch += zip(seqs, texts.tolist(), ends, strict=True)
         out = self.live.advance(state, ((s, t, e is True) for s, t, e in batch))
         if deadline is not None:
             self.handle.deleteTimer(deadline)
@@ -250,7 +249,7 @@ def scrub_live(
     )  # fmt: skip
     schema = StructType([
         StructField(key, df.schema[key].dataType),
-        StructField(seq, LongType(), False),
+        StructField(seq, LongType()),
         StructField(text, StringType(), False),
         StructField(REDACTIONS, LongType(), False),
         StructField(GAP, LongType(), False),
