@@ -222,7 +222,7 @@ def scrub_live(
     A stream is the rows sharing ``key``, numbered ``first_seq``, ``first_seq + 1``, ...
     by ``seq``; its rows may arrive in any micro-batch in any order. Each row is
     released, scrubbed, once every row before it was, so the stream's output rows in
-    sequence order concatenate to the scrub of its whole text (K8, K10). The result has
+    sequence order concatenate to the scrub of its whole text (K9, K10). The result has
     the columns ``key``, ``seq``, ``text``, ``redactions``, ``gap`` and ``final`` (see
     ``scrubline.live.LiveRow``). A stream ends at a row whose boolean ``end`` column is
     true, or when no row came for ``ttl`` seconds: its held-back tail then comes out in
