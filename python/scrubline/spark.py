@@ -122,12 +122,17 @@ _STATE = StructType([
     StructField("held_text", ArrayType(StringType())),
     StructField("held_end", ArrayType(BooleanType())),
     StructField("deadline", LongType()),
+    StructField("seen", LongType(), False),
 ])  # fmt: skip
 
 
 class LiveScrub(StatefulProcessor):
     """The per-key processor of ``scrub_live``: one ``LiveState`` per stream in a
-    ``ValueState``, a processing-time timer per stream that ends it when idle."""
+    ``ValueState``, a processing-time timer per stream that ends it when idle.
+
+    The timer is not moved at every row (two more calls to the JVM per stream and
+    micro-batch): the state keeps when the stream was last seen, and a timer that fires
+    early for a stream seen since is set again for ``ttl`` after that."""
 
     def __init__(
         self,
@@ -150,8 +155,7 @@ class LiveScrub(StatefulProcessor):
         self.live = compiled(self.rules, max_held=self.max_held)
 
     def handleInputRows(self, key, rows, timerValues: TimerValues) -> Iterator[pd.DataFrame]:
-        stored = self.state.get()
-        state, deadline = self._load(stored)
+        state, deadline = self._load(self.state.get())
         batch: list[tuple[int | None, str | None, bool]] = []
         for frame in rows:
             ends = frame[self.end].tolist() if self.end else [False] * len(frame)
@@ -159,21 +163,26 @@ class LiveScrub(StatefulProcessor):
             seqs = [None if pd.isna(s) else int(s) for s in frame[self.seq].tolist()]
             batch += zip(seqs, texts.tolist(), ends, strict=True)
         out = self.live.advance(state, ((s, t, e is True) for s, t, e in batch))
-        if deadline is not None:
-            self.handle.deleteTimer(deadline)
-        deadline = timerValues.getCurrentProcessingTimeInMs() + self.ttl_ms
-        self.handle.registerTimer(deadline)
-        self.state.update((
-            state.snapshot, state.next_seq, list(state.held),
-            [t for t, _ in state.held.values()], [e for _, e in state.held.values()], deadline,
-        ))  # fmt: skip
+        seen = timerValues.getCurrentProcessingTimeInMs()
+        if deadline is None:
+            deadline = seen + self.ttl_ms
+            self.handle.registerTimer(deadline)
+        self._save(state, deadline, seen)
         if out:  # an empty frame's columns have no types Spark can convert
             yield self._frame(key, out)
 
     def handleExpiredTimer(
         self, key, timerValues: TimerValues, expiredTimerInfo: ExpiredTimerInfo
     ) -> Iterator[pd.DataFrame]:
-        state, _ = self._load(self.state.get())
+        stored = self.state.get()
+        if stored is None:
+            return
+        state, _ = self._load(stored)
+        seen = stored[-1]
+        if seen + self.ttl_ms > timerValues.getCurrentProcessingTimeInMs():
+            self.handle.registerTimer(seen + self.ttl_ms)  # rows came since it was set
+            self._save(state, seen + self.ttl_ms, seen)
+            return
         out = self.live.expire(state)
         self.state.clear()
         if out:  # an empty frame's columns have no types Spark can convert
@@ -185,12 +194,19 @@ class LiveScrub(StatefulProcessor):
     def _load(self, stored: tuple | None) -> tuple[LiveState, int | None]:
         if stored is None:
             return LiveState(next_seq=self.first_seq), None
-        snapshot, next_seq, seqs, texts, ends, deadline = stored
+        snapshot, next_seq, seqs, texts, ends, deadline, _ = stored
         held = {
             int(s): (t, bool(e))
             for s, t, e in zip(seqs or (), texts or (), ends or (), strict=True)
         }
         return LiveState(next_seq, None if snapshot is None else bytes(snapshot), held), deadline
+
+    def _save(self, state: LiveState, deadline: int, seen: int) -> None:
+        held = state.held
+        self.state.update((
+            state.snapshot, state.next_seq, list(held), [t for t, _ in held.values()],
+            [e for _, e in held.values()], deadline, seen,
+        ))  # fmt: skip
 
     def _frame(self, key: tuple, out: list[LiveRow]) -> pd.DataFrame:
         frame = pd.DataFrame(out, columns=self.columns[1:])
