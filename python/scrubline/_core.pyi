@@ -76,6 +76,9 @@ def scrub_bytes(data: bytes) -> bytes:
 def rules() -> list[tuple[str, str, str]]:
     """The built-in rules as ``(id, tier, description)``, in priority order."""
 
+def families() -> list[tuple[str, str, list[str]]]:
+    """The built-in families as ``(name, source, rule IDs)``, in priority order."""
+
 #: (seq, turn, type, body): one redacted canonical record, ``body`` its JSON.
 StoredRecord = tuple[int, int, str, bytes]
 #: The CLI stream schema versions, and the default (O2).

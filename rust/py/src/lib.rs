@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use scrubline_core::project::Record;
 use scrubline_core::project::{MAX_LINE, RESIDENT_PROTOCOL_VERSION};
+use scrubline_core::scrub::rules::FAMILIES;
 use scrubline_core::scrub::{DEFAULT_REPLACEMENT, MIN_LITERAL_LEN};
 use scrubline_core::{BoundaryConfig, Error, ExitCode, Finish, RuleSet, RuleSpec, SchemaVersion};
 
@@ -638,6 +639,15 @@ fn rules() -> Vec<(String, &'static str, String)> {
         .collect()
 }
 
+/// The built-in families in priority order: `(name, source of the format, rule IDs)`.
+#[pyfunction]
+fn families() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
+    FAMILIES
+        .iter()
+        .map(|f| (f.name, f.source, f.rules.iter().map(|r| r.id).collect()))
+        .collect()
+}
+
 #[pymodule(gil_used = false)]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -660,6 +670,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scrub, m)?)?;
     m.add_function(wrap_pyfunction!(scrub_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
+    m.add_function(wrap_pyfunction!(families, m)?)?;
     m.add_function(wrap_pyfunction!(count_lines, m)?)?;
     Ok(())
 }
