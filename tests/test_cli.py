@@ -98,8 +98,8 @@ def test_sample_is_scrubbed():
 def test_rules_json():
     r = run("rules", "--json")
     found = json.loads(r.stdout)
-    assert {"id", "tier", "description", "family"} == set(found[0])
-    assert found == [r._asdict() for r in scrubline.rules()]
+    assert {"id", "tier", "description", "family", "keywords"} == set(found[0])
+    assert found == [{**r._asdict(), "keywords": list(r.keywords)} for r in scrubline.rules()]
     assert {"id": "github-pat", "family": "GitHub"}.items() <= found[
         [x["id"] for x in found].index("github-pat")
     ].items()

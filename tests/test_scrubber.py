@@ -248,6 +248,9 @@ def test_every_builtin_rule_belongs_to_one_family_in_priority_order():
         assert f.rules and f.source
         assert all(by_id[i].family == f.name for i in f.rules)
         assert f.tiers == tuple(dict.fromkeys(by_id[i].tier for i in f.rules))
+    # Every built-in rule starts at a keyword; the literal rule at a registered secret.
+    assert all(r.keywords for r in found[:-1]) and found[-1].keywords == ()
+    assert by_id["github-pat"].keywords == ("ghp_",)
 
 
 def test_public_api():

@@ -26,6 +26,8 @@ class Rule(NamedTuple):
     #: The provider or family whose file defines the rule; ``literal-secret`` (the
     #: secrets registered at run time) belongs to none and has "".
     family: str = ""
+    #: The literals (ASCII case-insensitive) whose occurrence starts a possible match.
+    keywords: tuple[str, ...] = ()
 
 
 class Family(NamedTuple):
@@ -41,12 +43,15 @@ class Family(NamedTuple):
 def rules() -> list[Rule]:
     """The built-in rules, in priority order."""
     family = {rule: name for name, _, ids in _core.families() for rule in ids}
-    return [Rule(*r, family=family.get(r[0], "")) for r in _core.rules()]
+    return [
+        Rule(i, tier, about, family.get(i, ""), tuple(keywords))
+        for i, tier, about, keywords in _core.rules()
+    ]
 
 
 def families() -> list[Family]:
     """The built-in rule families (one file each in the core), in priority order."""
-    tier = {r[0]: r[1] for r in _core.rules()}
+    tier = {r.id: r.tier for r in rules()}
     return [
         Family(name, source, tuple(dict.fromkeys(tier[i] for i in ids)), tuple(ids))
         for name, source, ids in _core.families()

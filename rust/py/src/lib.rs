@@ -630,12 +630,24 @@ fn scrub_bytes<'py>(py: Python<'py>, data: &Bound<'py, PyBytes>) -> Bound<'py, P
     }
 }
 
+/// The built-in rules in priority order: `(id, tier, description, keywords)`; the
+/// run-time literal rule last, with no keywords.
 #[pyfunction]
-fn rules() -> Vec<(String, &'static str, String)> {
+fn rules() -> Vec<(String, &'static str, String, Vec<&'static str>)> {
+    let keywords = |id: &str| {
+        FAMILIES
+            .iter()
+            .flat_map(|f| f.rules)
+            .find(|r| r.id == id)
+            .map_or_else(Vec::new, |r| r.keywords.to_vec())
+    };
     RuleSet::builtin()
         .rules()
         .into_iter()
-        .map(|r| (r.id, r.tier.as_str(), r.description))
+        .map(|r| {
+            let k = keywords(&r.id);
+            (r.id, r.tier.as_str(), r.description, k)
+        })
         .collect()
 }
 
