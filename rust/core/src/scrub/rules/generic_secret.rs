@@ -14,17 +14,18 @@ macro_rules! assignment {
             r#"(?i:secret|token|api[_-]?key|access[_-]?key)(?i:[_.-]?(?:key|token|secret|value|base)){0,2}"#,
             // <token>value</token>
             r#"(?:>[ \t\r\n]{0,64}(?P<secret1>[^<>\s"'(){}]{4,}[^<>\s"'(){}A-Za-z_.][^<>\s"'(){}]*|[^<>\s"'(){}]{0,4}[^<>\s"'(){}A-Za-z_.][^<>\s"'(){}]{4,})[ \t\r\n]{0,64}<"#,
-            r#"|(?:\\?["'])?(?:"#,
+            r#"|(?:\\?["']\]?)?(?:"#,
             // SECRET=value (no spaces)
             r#"=(?P<secret2>[0-9][^\s"'`,;<>(){}\[\]&\\]{4,}|[A-Za-z_](?:[^\s"'`,;<>(){}\[\]&\\]{3,}[^\s"'`,;<>(){}\[\]&\\A-Za-z_.][^\s"'`,;<>(){}\[\]&\\]*|[^\s"'`,;<>(){}\[\]&\\]{0,3}[^\s"'`,;<>(){}\[\]&\\A-Za-z_.][^\s"'`,;<>(){}\[\]&\\]{3,}))"#,
             r#"|[ \t]{0,32}(?:(?i:string)[ \t]{1,8})?(?::{1,3}=|[?.+]=|=>|[:=])[ \t]{0,32}(?:"#,
-            // quoted, no whitespace, `#` (colours) or braces (templates)
-            r#""(?P<secret3>[^"\\\s#{},;:)}\]][^"\\\s#{}]{3,}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]*|[^"\\\s#{},;:)}\]][^"\\\s#{}]{0,3}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]{4,}|[^"\\\s#{}A-Za-z_.,;:)}\]][^"\\\s#{}]{4,})"[,)}]{0,16}"#,
-            r#"|'(?P<secret4>[^'\\\s#{},;:)}\]][^'\\\s#{}]{3,}[^'\\\s#{}A-Za-z_.][^'\\\s#{}]*|[^'\\\s#{},;:)}\]][^'\\\s#{}]{0,3}[^'\\\s#{}A-Za-z_.][^'\\\s#{}]{4,}|[^'\\\s#{}A-Za-z_.,;:)}\]][^'\\\s#{}]{4,})'[,)}]{0,16}"#,
-            r#"|\\"(?P<secret5>[^"\\\s#{},;:)}\]][^"\\\s#{}]{3,}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]*|[^"\\\s#{},;:)}\]][^"\\\s#{}]{0,3}[^"\\\s#{}A-Za-z_.][^"\\\s#{}]{4,}|[^"\\\s#{}A-Za-z_.,;:)}\]][^"\\\s#{}]{4,})\\"[,)}]{0,16}"#,
-            r#"|`(?P<secret7>[^`\\\s#{}]{4,}[^`\\\s#{}A-Za-z_.][^`\\\s#{}]*|[^`\\\s#{}]{0,4}[^`\\\s#{}A-Za-z_.][^`\\\s#{}]{4,})`[,)}]{0,16}"#,
-            // unquoted: token alphabet, starts alphanumeric, has a digit
-            r#"|(?P<secret6>[0-9][\w+/=.~-]{4,}|[A-Za-z](?:[\w+/=.~-]{3,}[0-9][\w+/=.~-]*|[\w+/=.~-]{0,3}[0-9][\w+/=.~-]{3,})))))"#,
+            // quoted: no whitespace or braces (templates); `#` only after the first byte
+            // (`"#ffffff"` is a colour, `"#/definitions/Token"` a reference)
+            r#""(?P<secret3>[^"\\\s#{},;:)}\]][^"\\\s{}]{3,}[^"\\\s{}A-Za-z_.][^"\\\s{}]*|[^"\\\s#{},;:)}\]][^"\\\s{}]{0,3}[^"\\\s{}A-Za-z_.][^"\\\s{}]{4,}|[^"\\\s#{}A-Za-z_.,;:)}\]][^"\\\s{}]{4,})"[,)}]{0,16}"#,
+            r#"|'(?P<secret4>[^'\\\s#{},;:)}\]][^'\\\s{}]{3,}[^'\\\s{}A-Za-z_.][^'\\\s{}]*|[^'\\\s#{},;:)}\]][^'\\\s{}]{0,3}[^'\\\s{}A-Za-z_.][^'\\\s{}]{4,}|[^'\\\s#{}A-Za-z_.,;:)}\]][^'\\\s{}]{4,})'[,)}]{0,16}"#,
+            r#"|\\"(?P<secret5>[^"\\\s#{},;:)}\]][^"\\\s{}]{3,}[^"\\\s{}A-Za-z_.][^"\\\s{}]*|[^"\\\s#{},;:)}\]][^"\\\s{}]{0,3}[^"\\\s{}A-Za-z_.][^"\\\s{}]{4,}|[^"\\\s#{}A-Za-z_.,;:)}\]][^"\\\s{}]{4,})\\"[,)}]{0,16}"#,
+            r#"|`(?P<secret7>[^`\\\s#{}][^`\\\s{}]{3,}[^`\\\s{}A-Za-z_.][^`\\\s{}]*|[^`\\\s#{}][^`\\\s{}]{0,3}[^`\\\s{}A-Za-z_.][^`\\\s{}]{4,}|[^`\\\s#{}A-Za-z_.][^`\\\s{}]{4,})`[,)}]{0,16}"#,
+            // unquoted: token alphabet and `!#$%*@^`, starts alphanumeric, has a digit
+            r#"|(?P<secret6>[0-9][\w+/=.~!#$%*@^-]{4,}|[A-Za-z](?:[\w+/=.~!#$%*@^-]{3,}[0-9][\w+/=.~!#$%*@^-]*|[\w+/=.~!#$%*@^-]{0,3}[0-9][\w+/=.~!#$%*@^-]{3,})))))"#,
         )
     };
 }
@@ -118,6 +119,18 @@ const VECTORS: &[Vector] = &[
         "token = token_157985",
         "token = [REDACTED:secret-assignment]",
     ),
+    Vector::hit(
+        &SECRET_ASSIGNMENT,
+        "os.environ[\"API_KEY\"] = \"Xk9#mQ2vLp7Rt\"",
+        "os.environ[\"API_KEY\"] = \"[REDACTED:secret-assignment]\"",
+    ),
+    Vector::hit(
+        &SECRET_ASSIGNMENT,
+        "client_secret: Xk9!mQ2vLp7Rt\n",
+        "client_secret: [REDACTED:secret-assignment]\n",
+    ),
+    Vector::miss(&SECRET_ASSIGNMENT, "token: \"#/components/schemas/Token\""),
+    Vector::miss(&SECRET_ASSIGNMENT, "headers['token'] = token"),
     Vector::miss(&SECRET_ASSIGNMENT, "permissions: repo:token:write-all9"),
     Vector::miss(&SECRET_ASSIGNMENT, "kubectl get k8s:secret:ns/name-x1"),
     Vector::hit(
