@@ -212,6 +212,10 @@ kv("docker login -u ci -p {s} registry.example.com", pw())
 kv("vercel deploy --token {s} --prod", r(AN, 8) + r(DI, 2) + r(AN, 14))
 kv('tool --api-key "{s}" run', r(AN, 10) + r(DI, 2))
 conn("machine gitserver\nlogin ci\npassword {s}\n", pw())
+conn(
+    'String key = "-----BEGIN PRIVATE KEY-----\\n" +\n  "{s}\\n" +\n  "-----END PRIVATE KEY-----";',
+    "MIIEv" + r(B64, 59),
+)
 conn("user:{s}", "$5$rounds=5000$" + r(AN, 16) + "$" + r(AN + "./", 43))
 conn("hash {s}", "$krb5tgs$23$*svc$CORP.LOCAL$http/web*$" + r(HEX, 32) + "$" + r(HEX, 300))
 conn("hash {s}", "$krb5asrep$23$user@CORP.LOCAL:" + r(HEX, 32) + "$" + r(HEX, 200))
