@@ -73,8 +73,11 @@ def scrub(text: str) -> str:
 def scrub_bytes(data: bytes) -> bytes:
     """Scrub a whole byte string with the built-in rules."""
 
-def rules() -> list[tuple[str, str, str]]:
-    """The built-in rules as ``(id, tier, description)``, in priority order."""
+def rules() -> list[tuple[str, str, str, list[str]]]:
+    """The built-in rules as ``(id, tier, description, keywords)``, in priority order."""
+
+def families() -> list[tuple[str, str, list[str]]]:
+    """The built-in families as ``(name, source, rule IDs)``, in priority order."""
 
 #: (seq, turn, type, body): one redacted canonical record, ``body`` its JSON.
 StoredRecord = tuple[int, int, str, bytes]

@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use scrubline_core::project::Record;
 use scrubline_core::project::{MAX_LINE, RESIDENT_PROTOCOL_VERSION};
+use scrubline_core::scrub::rules::FAMILIES;
 use scrubline_core::scrub::{DEFAULT_REPLACEMENT, MIN_LITERAL_LEN};
 use scrubline_core::{BoundaryConfig, Error, ExitCode, Finish, RuleSet, RuleSpec, SchemaVersion};
 
@@ -629,12 +630,33 @@ fn scrub_bytes<'py>(py: Python<'py>, data: &Bound<'py, PyBytes>) -> Bound<'py, P
     }
 }
 
+/// The built-in rules in priority order: `(id, tier, description, keywords)`; the
+/// run-time literal rule last, with no keywords.
 #[pyfunction]
-fn rules() -> Vec<(String, &'static str, String)> {
+fn rules() -> Vec<(String, &'static str, String, Vec<&'static str>)> {
+    let keywords = |id: &str| {
+        FAMILIES
+            .iter()
+            .flat_map(|f| f.rules)
+            .find(|r| r.id == id)
+            .map_or_else(Vec::new, |r| r.keywords.to_vec())
+    };
     RuleSet::builtin()
         .rules()
         .into_iter()
-        .map(|r| (r.id, r.tier.as_str(), r.description))
+        .map(|r| {
+            let k = keywords(&r.id);
+            (r.id, r.tier.as_str(), r.description, k)
+        })
+        .collect()
+}
+
+/// The built-in families in priority order: `(name, source of the format, rule IDs)`.
+#[pyfunction]
+fn families() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
+    FAMILIES
+        .iter()
+        .map(|f| (f.name, f.source, f.rules.iter().map(|r| r.id).collect()))
         .collect()
 }
 
@@ -660,6 +682,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scrub, m)?)?;
     m.add_function(wrap_pyfunction!(scrub_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
+    m.add_function(wrap_pyfunction!(families, m)?)?;
     m.add_function(wrap_pyfunction!(count_lines, m)?)?;
     Ok(())
 }
