@@ -22,16 +22,9 @@ import pyarrow as pa
 
 from scrubline.fleet import REDACTIONS, RuleSet, scrub_table
 from scrubline.live import LATE, LiveRow, LiveScrubber, LiveState
+from test_spark import LITERAL, SECRETS
+from test_spark import corpus as batch_corpus
 
-LITERAL = "correct-horse-battery-staple"
-SECRETS = [
-    "ghp_R7kQ2mX9pL4vB8nT3wZ6yC1dF5gH0jK2sA4e",
-    "AKIAL6O7XOD53ERXOLQB",
-    "xoxb-815467859869-4970042357028-fbuvmHEdPXrW2EfY3ARlMvsn",
-    "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
-    LITERAL,
-]
-WORDS = ["the", "build", "failed", "token", "export", "password:", "=", "\n", "ok", "→"]
 RULES = RuleSet(literals=(LITERAL,))
 # Two workers: a stream's state moves between them as it would between executors.
 HERE, THERE = LiveScrubber(RULES), LiveScrubber(RULES)
@@ -161,20 +154,13 @@ def test_k11_a_one_row_stream_and_a_null_row():
 
 
 def corpus(streams: int, seed: int) -> tuple[dict[str, list[tuple[int, str | None]]], dict]:
-    """Each stream's rows (seq from 0, dense) and whole text; credentials straddle rows."""
-    rng = random.Random(seed)
-    rows, texts = {}, {}
-    for i in range(streams):
-        parts = []
-        for _ in range(rng.randint(1, 3)):
-            parts += rng.choices(WORDS, k=rng.randint(0, 8))
-            parts.append(" " + rng.choice(SECRETS) + rng.choice([" ", "\n", "", "."]))
-        text = " ".join(parts)
-        cuts = rng.sample(range(1, len(text)), k=min(len(text) - 1, rng.randint(0, 8)))
-        run_id = f"run-{i:04d}"
-        texts[run_id] = text
-        rows[run_id] = [(s, c or None) for s, c in enumerate(chunked(text, cuts))]
-    return rows, texts
+    """The batch tests' streams (credentials straddle rows), numbered densely from 0 as
+    live streams are: each stream's rows (seq, chunk) and its whole text."""
+    rows, texts = batch_corpus(streams, seed)
+    chunks: dict[str, list[str | None]] = {}
+    for run_id, _, chunk in sorted(rows, key=lambda r: (r[0], r[1])):
+        chunks.setdefault(run_id, []).append(chunk)
+    return {k: list(enumerate(v)) for k, v in chunks.items()}, texts
 
 
 def write_file(folder: Path, name: str, rows: list[dict], mtime: float) -> None:
@@ -282,10 +268,10 @@ def test_k11_an_idle_stream_is_flushed_after_its_ttl(spark, tmp_path):
     streams, texts = corpus(6, seed=2)
     streams["one-row"], texts["one-row"] = [(0, "pw " + LITERAL)], "pw " + LITERAL
     streams["null"], texts["null"] = [(0, None), (1, "ok " + SECRETS[1])], "ok " + SECRETS[1]
-    lost = streams["run-0000"][1]  # never arrives
+    lost = streams["run-00000"][1]  # never arrives
     rows = [{"run_id": k, "seq": s, "chunk": c, "last": False}
             for k, v in streams.items() for s, c in v
-            if (k, s) != ("run-0000", lost[0])]  # fmt: skip
+            if (k, s) != ("run-00000", lost[0])]  # fmt: skip
     rows.append({"run_id": "null", "seq": None, "chunk": "pw " + LITERAL, "last": False})
     random.Random(4).shuffle(rows)
     folder = tmp_path / "in"
@@ -319,7 +305,7 @@ def test_k11_an_idle_stream_is_flushed_after_its_ttl(spark, tmp_path):
         mine = [r for r in got if r.run_id == run_id and r.seq is not None]
         mine.sort(key=lambda r: (r.seq, r.final))
         assert mine[-1].final and mine[-1].seq == streams[run_id][-1][0]
-        if run_id == "run-0000":
+        if run_id == "run-00000":
             assert [r.gap for r in mine] == [0] + [1] + [0] * (len(mine) - 2)
             kept = "".join(c or "" for s, c in streams[run_id] if s != lost[0])
             assert "".join(r.chunk for r in mine) == scrub(kept)
