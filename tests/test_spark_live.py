@@ -9,6 +9,9 @@ from __future__ import annotations
 import json
 import os
 import random
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -182,11 +185,53 @@ def live_query(spark, folder: Path, *, ttl: float, end: str | None = "last"):
     return scrub_live(source, key="run_id", seq="seq", text="chunk", end=end, rules=RULES, ttl=ttl)
 
 
+CRASHING = """
+import os, sys
+from pathlib import Path
+from pyspark.sql import SparkSession
+from scrubline.spark import ROCKSDB
+from test_spark_live import live_query
+
+os.environ["PYSPARK_PYTHON"] = sys.executable
+spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
+         .config("spark.sql.shuffle.partitions", "2")
+         .config("spark.sql.streaming.stateStore.providerClass", ROCKSDB)
+         .config("spark.sql.streaming.noDataMicroBatches.enabled", "false").getOrCreate())
+folder, out, checkpoint = sys.argv[1:]
+(live_query(spark, Path(folder), ttl=600).writeStream.format("parquet").option("path", out)
+ .option("checkpointLocation", checkpoint).trigger(availableNow=True).start()
+ .awaitTermination())
+"""
+
+
+def crash_after_one_batch(folder: Path, out: Path, checkpoint: Path) -> None:
+    """Run the live query in another process and kill it (SIGKILL, its JVM with it) as
+    soon as it has committed one micro-batch: the next one is under way."""
+    commits = checkpoint / "commits"
+    before = len(list(commits.glob("[0-9]*")))
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}
+    child = subprocess.Popen(
+        [sys.executable, "-c", CRASHING, str(folder), str(out), str(checkpoint)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 240
+        while len(list(commits.glob("[0-9]*"))) == before and child.poll() is None:
+            assert time.monotonic() < deadline, "no micro-batch committed"
+            time.sleep(0.05)
+        assert child.poll() is None  # still running: the kill lands in its second batch
+    finally:
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+    assert len(list(commits.glob("[0-9]*"))) == before + 1
+
+
 @pytest.mark.slow
 def test_k8_k9_k10_restarted_from_its_checkpoint_the_output_is_the_batch_scrub(spark, tmp_path):
     """Files of shuffled rows, one per micro-batch; later files carry rows that precede
-    rows already seen. Two files, stop, the rest from the same checkpoint: every row
-    comes out once, and each stream's rows are the batch scrub's, row for row."""
+    rows already seen. Two files, stop; two more in another process killed (SIGKILL)
+    after its first micro-batch; the last one: every row comes out once, and each
+    stream's rows are the batch scrub's, row for row."""
     streams, texts = corpus(120, seed=5)
     rng = random.Random(9)
     files: list[list[dict]] = [[] for _ in range(5)]
@@ -210,10 +255,13 @@ def test_k8_k9_k10_restarted_from_its_checkpoint_the_output_is_the_batch_scrub(s
     now = time.time() - 100
     spark.conf.set("spark.sql.streaming.noDataMicroBatches.enabled", "false")
     try:
-        for part in (files[:2], files[2:]):
+        for phase, part in enumerate((files[:2], files[2:4], files[4:])):
             for f in part:
                 now += 1
                 write_file(folder, f"part-{now:.0f}.jsonl", f, now)
+            if phase == 1:
+                crash_after_one_batch(folder, out, checkpoint)
+                continue
             query = (
                 live_query(spark, folder, ttl=600)
                 .writeStream.format("parquet")
