@@ -22,7 +22,7 @@ if not os.environ.get("SCRUBLINE_REQUIRE_SPARK"):  # `make test` requires it
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from scrubline.fleet import REDACTIONS, RuleSet, scrub_batches, scrub_table
+from scrubline.fleet import REDACTIONS, RuleSet, project_table, scrub_batches, scrub_table
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACES = ROOT / "tests" / "fixtures" / "traces"
@@ -147,6 +147,23 @@ def test_streams_across_batches_equal_their_single_process_scrub(
     assert got == {k: expected(t, rules) for k, t in texts.items()}
     total = sum(out.column(REDACTIONS).to_pylist())
     assert total == sum(expected(t, rules).count("[REDACTED:") for t in texts.values())
+
+
+@pytest.mark.parametrize("project", [False, True])
+def test_a_text_column_of_nulls_only_comes_out_as_text(project):
+    """Arrow types a column with no value at all as null: it is text all the same."""
+    table = pa.table({"run_id": ["a", "a", "b"], "seq": [1, 2, 1], "chunk": [None, None, None]})
+    assert table.schema.field("chunk").type == pa.null()
+    if project:
+        out = project_table(
+            table, key="run_id", seq="seq", line="chunk", version=8, rules=RuleSet()
+        )
+        assert out.schema.field("chunk").type == pa.string()
+        assert out.num_rows == 3
+    else:
+        out = scrub_table(table, key="run_id", seq="seq", text="chunk", rules=RuleSet())
+        assert out.column("chunk").to_pylist() == ["", "", ""]
+        assert out.column(REDACTIONS).to_pylist() == [0, 0, 0]
 
 
 def test_rule_set_pickles_and_a_live_scrubber_does_not():

@@ -160,6 +160,8 @@ class _Streams:
     ) -> pa.RecordBatch:
         i = batch.schema.get_field_index(self.column)
         kind = batch.schema.field(i).type
+        if pa.types.is_null(kind):  # a column of nulls only: its output is text
+            kind = pa.string()
         columns = list(batch.columns)
         columns[i] = out.cast(kind) if isinstance(out, pa.Array) else pa.array(out, kind)
         if not isinstance(counts, pa.Array):
@@ -197,10 +199,10 @@ class _Scrubbing:
         are (one copy of the text, no object per row) and come back the same way. Null
         text is empty text. ``ends[i]`` ends a stream after row ``i``."""
         n = len(column)
+        if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+            column = column.cast(pa.large_string())  # string views; all-null (null type)
         if column.null_count:
             column = pc.fill_null(column, "")
-        if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
-            column = column.cast(pa.large_string())
         width = 8 if pa.types.is_large_string(column.type) else 4
         _, offsets, data = column.buffers()
         offsets = offsets.slice(column.offset * width, (n + 1) * width).to_pybytes()
