@@ -204,6 +204,18 @@ conn(
 for prefix in ("$2a$10$", "$2b$12$", "$2y$10$"):
     conn("admin:{s}", prefix + r(AN + "./", 53))
 conn("root:{s}:19000:0:99999:7:::", "$6$" + r(AN, 16) + "$" + r(AN + "./", 86))
+kv('os.environ["API_KEY"] = "{s}"', pw())
+kv("ENV['DB_PASSWORD'] = '{s}'", pw())
+kv("$env:API_KEY = '{s}'", pw())
+kv("client_secret: {s}", r(LO, 4) + "#" + r(DI, 3) + r(AN, 6))
+kv("docker login -u ci -p {s} registry.example.com", pw())
+kv("vercel deploy --token {s} --prod", r(AN, 8) + r(DI, 2) + r(AN, 14))
+kv('tool --api-key "{s}" run', r(AN, 10) + r(DI, 2))
+conn("machine gitserver\nlogin ci\npassword {s}\n", pw())
+conn(
+    'String key = "-----BEGIN PRIVATE KEY-----\\n" +\n  "{s}\\n" +\n  "-----END PRIVATE KEY-----";',
+    "MIIEv" + r(B64, 59),
+)
 conn("user:{s}", "$5$rounds=5000$" + r(AN, 16) + "$" + r(AN + "./", 43))
 conn("hash {s}", "$krb5tgs$23$*svc$CORP.LOCAL$http/web*$" + r(HEX, 32) + "$" + r(HEX, 300))
 conn("hash {s}", "$krb5asrep$23$user@CORP.LOCAL:" + r(HEX, 32) + "$" + r(HEX, 200))
@@ -212,6 +224,16 @@ conn("web:{s}", "{SHA}" + base64.b64encode(bytes(rng.randrange(256) for _ in ran
 
 # ---- no secret ------------------------------------------------------------------------
 NEG = [
+    'token: "#/components/schemas/Token"',
+    "headers['token'] = token",
+    'if d["password"] == "abc123!":',
+    'x = config["password"]',
+    "  --token TOKEN       the API token to use",
+    "gh auth login --token <token>",
+    "docker login -u ci --password-stdin < token.txt",
+    "permissions: repo:token:write-all9",
+    "Write-Host $env:API_KEY",
+    "a machine learning login page asks for a password first",
     "password=xxxxxxxx",
     "password = XXXXXXXXXXXX",
     "token: ************",

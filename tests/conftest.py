@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,28 @@ def cli(backend):
     from stores import Cli
 
     return Cli(backend)
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local Spark (`local[2]`) for every Spark test; the RocksDB state store is set
+    for the live streams. Skipped without pyspark unless SCRUBLINE_REQUIRE_SPARK is set
+    (as `make test` does)."""
+    if not os.environ.get("SCRUBLINE_REQUIRE_SPARK"):
+        pytest.importorskip("pyspark")
+    from pyspark.sql import SparkSession
+
+    from scrubline.spark import ROCKSDB
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    session = (
+        SparkSession.builder.master("local[2]")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.streaming.stateStore.providerClass", ROCKSDB)
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

@@ -640,6 +640,22 @@ def test_p9_a_notification_is_done_and_not_answered(client, tmp_path):
 # ── P10: a client that stops reading ────────────────────────────────────────────────
 
 
+def wait_for_outcome(db: Path, outcome: str, seconds: float) -> bool:
+    """Whether some run in the SQLite store at ``db`` ends with ``outcome`` in time."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if db.exists():
+            try:
+                with sqlite3.connect(db, timeout=1) as conn:
+                    found = conn.execute("SELECT 1 FROM runs WHERE outcome = ?", (outcome,))
+                    if found.fetchone():
+                        return True
+            except sqlite3.OperationalError:
+                pass  # the table is not there yet, or the writer holds the lock
+        time.sleep(0.1)
+    return False
+
+
 def test_p10_a_client_that_stops_reading_bounds_the_queue_then_cancels(tmp_path):
     c = Client(tmp_path, "--eq-capacity", "4096", "--stall-timeout", "1", reading=False)
     c.write(json.dumps({"id": 1, "method": "bootstrap", "params": BOOT}).encode() + b"\n")
@@ -650,7 +666,9 @@ def test_p10_a_client_that_stops_reading_bounds_the_queue_then_cancels(tmp_path)
         ).encode()
         + b"\n"
     )
-    time.sleep(4)  # the pipe (64 KiB) and the outbox (4 KiB) fill; the run pauses, then ends
+    # The pipe (64 KiB) and the outbox (4 KiB) fill; the run pauses, then ends: read
+    # again only once the store says so (a fixed sleep is too short on a loaded machine).
+    assert wait_for_outcome(tmp_path / "iteron.db", "cancelled", 120)
     c.reading.set()
     run_id = c.response(2)["result"]["run_id"]
     result = c.result_of(run_id)

@@ -10,6 +10,8 @@ import sys
 
 import pytest
 
+import scrubline
+
 GHP = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5"
 CLI = [sys.executable, "-m", "scrubline"]
 
@@ -96,8 +98,30 @@ def test_sample_is_scrubbed():
 def test_rules_json():
     r = run("rules", "--json")
     found = json.loads(r.stdout)
-    assert {"id", "tier", "description"} == set(found[0])
-    assert "github-pat" in {x["id"] for x in found}
+    assert {"id", "tier", "description", "family", "keywords"} == set(found[0])
+    assert found == [{**r._asdict(), "keywords": list(r.keywords)} for r in scrubline.rules()]
+    assert {"id": "github-pat", "family": "GitHub"}.items() <= found[
+        [x["id"] for x in found].index("github-pat")
+    ].items()
+
+
+def test_rules_table_has_a_line_per_rule_and_its_family():
+    lines = run("rules").stdout.decode().splitlines()
+    found = scrubline.rules()
+    assert len(lines) == len(found)
+    for line, rule in zip(lines, found, strict=True):
+        assert line.split()[:3] == [rule.id, rule.tier, (rule.family or "-").split()[0]]
+
+
+def test_rules_families():
+    fams = scrubline.families()
+    assert json.loads(run("rules", "--families", "--json").stdout) == [
+        {"name": f.name, "source": f.source, "tiers": list(f.tiers), "rules": list(f.rules)}
+        for f in fams
+    ]
+    lines = run("rules", "--families").stdout.decode().splitlines()
+    assert len(lines) == len(fams)
+    assert lines[[f.name for f in fams].index("GitHub")].split()[1:3] == ["token", "github-pat"]
 
 
 @pytest.mark.slow

@@ -16,6 +16,7 @@ from scrubline import (
     Scrubber,
     ScrublineError,
     ScrublineWarning,
+    families,
     rules,
     scrub,
 )
@@ -232,6 +233,24 @@ def test_rules_listing():
     assert {"github-pat", "private-key-pem", "password-assignment", "literal-secret"} <= set(ids)
     assert {r.tier for r in found} <= {"token", "context", "literal"}
     assert all(r.description for r in found)
+
+
+def test_every_builtin_rule_belongs_to_one_family_in_priority_order():
+    found = rules()
+    fams = families()
+    # The families, in their order, hold the rules in theirs: the run-time literal rule
+    # comes last and belongs to none.
+    assert [i for f in fams for i in f.rules] == [r.id for r in found[:-1]]
+    assert found[-1].id == "literal-secret" and found[-1].family == ""
+    assert len({f.name for f in fams}) == len(fams)
+    by_id = {r.id: r for r in found}
+    for f in fams:
+        assert f.rules and f.source
+        assert all(by_id[i].family == f.name for i in f.rules)
+        assert f.tiers == tuple(dict.fromkeys(by_id[i].tier for i in f.rules))
+    # Every built-in rule starts at a keyword; the literal rule at a registered secret.
+    assert all(r.keywords for r in found[:-1]) and found[-1].keywords == ()
+    assert by_id["github-pat"].keywords == ("ghp_",)
 
 
 def test_public_api():

@@ -22,7 +22,7 @@ if not os.environ.get("SCRUBLINE_REQUIRE_SPARK"):  # `make test` requires it
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from scrubline.fleet import REDACTIONS, RuleSet, scrub_table
+from scrubline.fleet import REDACTIONS, RuleSet, project_table, scrub_batches, scrub_table
 
 ROOT = Path(__file__).resolve().parent.parent
 TRACES = ROOT / "tests" / "fixtures" / "traces"
@@ -105,6 +105,67 @@ def test_scrub_table_is_split_invariant(text, cuts, seed):
     assert sum(out.column(REDACTIONS).to_pylist()) == expected(text, rules).count("[REDACTED:")
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**32),
+    streams=st.integers(1, 6),
+    batch=st.integers(1, 9),
+    large=st.booleans(),
+    null_key=st.booleans(),
+)
+def test_streams_across_batches_equal_their_single_process_scrub(
+    seed, streams, batch, large, null_key
+):
+    """K1, K2 for the batch path the scrubber takes (one core call per batch): streams
+    that start and end anywhere in batches of any size, a null key as one more key,
+    null text as empty, either string width, and batches that are slices of a buffer."""
+    rules = RuleSet(literals=(LITERAL,))
+    rows, texts = corpus(streams, seed)
+    if null_key:
+        rows = [(None if k == "run-00000" else k, q, c) for k, q, c in rows]
+        texts[None] = texts.pop("run-00000")  # type: ignore[index]
+    kind = pa.large_string() if large else pa.string()
+    table = pa.table({
+        "run_id": pa.array([r[0] for r in rows], kind),
+        "seq": [r[1] for r in rows],
+        "chunk": pa.array([r[2] for r in rows], kind),
+        "n": list(range(len(rows))),
+    })  # fmt: skip
+    # Sliced, so the column's buffers begin before its first row.
+    table = pa.concat_tables([table.slice(0, 0), table]).combine_chunks().slice(0)
+    ordered = table.sort_by([("run_id", "ascending"), ("seq", "ascending")])
+    batches = ordered.to_batches(max_chunksize=batch)
+    out = pa.Table.from_batches(
+        list(scrub_batches(batches, key="run_id", text="chunk", rules=rules))
+    )
+    assert out.column("n").to_pylist() == ordered.column("n").to_pylist()
+    assert out.schema.field("chunk").type == kind
+    got: dict[object, str] = {}
+    keys, chunks = out.column("run_id").to_pylist(), out.column("chunk").to_pylist()
+    for k, chunk in zip(keys, chunks, strict=True):
+        got[k] = got.get(k, "") + chunk
+    assert got == {k: expected(t, rules) for k, t in texts.items()}
+    total = sum(out.column(REDACTIONS).to_pylist())
+    assert total == sum(expected(t, rules).count("[REDACTED:") for t in texts.values())
+
+
+@pytest.mark.parametrize("project", [False, True])
+def test_a_text_column_of_nulls_only_comes_out_as_text(project):
+    """Arrow types a column with no value at all as null: it is text all the same."""
+    table = pa.table({"run_id": ["a", "a", "b"], "seq": [1, 2, 1], "chunk": [None, None, None]})
+    assert table.schema.field("chunk").type == pa.null()
+    if project:
+        out = project_table(
+            table, key="run_id", seq="seq", line="chunk", version=8, rules=RuleSet()
+        )
+        assert out.schema.field("chunk").type == pa.string()
+        assert out.num_rows == 3
+    else:
+        out = scrub_table(table, key="run_id", seq="seq", text="chunk", rules=RuleSet())
+        assert out.column("chunk").to_pylist() == ["", "", ""]
+        assert out.column(REDACTIONS).to_pylist() == [0, 0, 0]
+
+
 def test_rule_set_pickles_and_a_live_scrubber_does_not():
     """K4."""
     rules = RuleSet(literals=(LITERAL,), rules=({"id": "ticket", "pattern": "TCK-[0-9]{6}",
@@ -130,25 +191,6 @@ def test_missing_columns_are_named():
 
 
 # -- a real Spark --------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def spark():
-    if not os.environ.get("SCRUBLINE_REQUIRE_SPARK"):
-        pytest.importorskip("pyspark")
-    from pyspark.sql import SparkSession
-
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    session = (
-        SparkSession.builder.master("local[2]")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "4")
-        .getOrCreate()
-    )
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
 
 
 @pytest.mark.slow

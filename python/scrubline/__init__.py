@@ -19,12 +19,13 @@ from scrubline.errors import (
     StoreFailed,
     TraceError,
 )
-from scrubline.scrubber import DEFAULT_REPLACEMENT, Rule, Scrubber, rules, scrub
+from scrubline.scrubber import DEFAULT_REPLACEMENT, Family, Rule, Scrubber, families, rules, scrub
 
 __all__ = [
     "DEFAULT_REPLACEMENT",
     "Boundary",
     "ConfigError",
+    "Family",
     "LiteralError",
     "Rule",
     "RuleError",
@@ -37,6 +38,7 @@ __all__ = [
     "StoreFailed",
     "TraceError",
     "__version__",
+    "families",
     "project",
     "rules",
     "scrub",

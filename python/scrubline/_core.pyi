@@ -55,6 +55,14 @@ class Scrubber:
         """Like ``feed`` for a byte stream; invalid UTF-8 passes through unchanged."""
     def flush_bytes(self) -> bytes:
         """Like ``flush`` for a byte stream."""
+    def feed_rows(
+        self, data: bytes, offsets: bytes, width: int, ends: bytes
+    ) -> tuple[bytes, bytes, bytes]:
+        """Rows of consecutive streams in Arrow's string layout, in one call (what
+        ``scrubline.fleet`` uses): ``offsets`` holds ``n + 1`` little-endian offsets of
+        ``width`` bytes (4 or 8) into ``data``; a non-zero ``ends[i]`` ends a stream after
+        row ``i``. Returns the output rows' data, their ``n + 1`` offsets (int64) and the
+        redactions per row (int64)."""
     def scrub(self, text: str) -> str:
         """Scrub a whole text with this rule set (does not touch the stream state)."""
     @property
@@ -73,8 +81,11 @@ def scrub(text: str) -> str:
 def scrub_bytes(data: bytes) -> bytes:
     """Scrub a whole byte string with the built-in rules."""
 
-def rules() -> list[tuple[str, str, str]]:
-    """The built-in rules as ``(id, tier, description)``, in priority order."""
+def rules() -> list[tuple[str, str, str, list[str]]]:
+    """The built-in rules as ``(id, tier, description, keywords)``, in priority order."""
+
+def families() -> list[tuple[str, str, list[str]]]:
+    """The built-in families as ``(name, source, rule IDs)``, in priority order."""
 
 #: (seq, turn, type, body): one redacted canonical record, ``body`` its JSON.
 StoredRecord = tuple[int, int, str, bytes]

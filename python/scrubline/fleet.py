@@ -93,29 +93,55 @@ class _Streams:
             _check(batch.schema, self.key, self.column)
             if batch.num_rows == 0:
                 continue
-            out: list[str] = []
-            counts: list[int] = []
-            for k, item in zip(
-                batch.column(self.key).to_pylist(), _texts(batch.column(self.column)), strict=True
-            ):
-                if not self.started or k != self.current:
-                    if self.started:
-                        self._end_stream(engine, out, counts)
-                    engine.start(k)
-                    self.current, self.started = k, True
-                released, n = engine.feed(item)
-                out.append(released)
-                counts.append(n)
+            if isinstance(engine, _Scrubbing):
+                out, counts = self._at_once(batch, engine)
+            else:
+                out, counts = self._row_by_row(batch, engine)
             if self.waiting is not None:
                 yield self._batch(*self.waiting)
             last = batch.num_rows - 1
             if last > 0:
                 yield self._batch(batch.slice(0, last), out[:last], counts[:last])
-            self.waiting = (batch.slice(last), out[last:], counts[last:])
+            # The row waits as plain values: its stream's tail may still join it.
+            self.waiting = (batch.slice(last), _values(out[last:]), _values(counts[last:]))
         if self.waiting is not None:
             _, out, counts = self.waiting
             self._end_stream(engine, out, counts)
             yield self._batch(*self.waiting)
+
+    def _row_by_row(self, batch: pa.RecordBatch, engine) -> tuple[list[str], list[int]]:
+        out: list[str] = []
+        counts: list[int] = []
+        for k, item in zip(
+            batch.column(self.key).to_pylist(), _texts(batch.column(self.column)), strict=True
+        ):
+            if not self.started or k != self.current:
+                if self.started:
+                    self._end_stream(engine, out, counts)
+                engine.start(k)
+                self.current, self.started = k, True
+            released, n = engine.feed(item)
+            out.append(released)
+            counts.append(n)
+        return out, counts
+
+    def _at_once(self, batch: pa.RecordBatch, engine: _Scrubbing) -> tuple[pa.Array, pa.Array]:
+        """The whole batch in one call to the core: the streams that end inside it are
+        the rows whose next row has another key (null is a key like any other)."""
+        keys = batch.column(self.key)
+        if self.started and keys[0].as_py() != self.current:
+            self._end_stream(engine, [], [])
+        self.current, self.started = keys[-1].as_py(), True
+        a, b = keys.slice(0, len(keys) - 1), keys.slice(1)
+        differs = pc.if_else(
+            pc.and_(pc.is_valid(a), pc.is_valid(b)),
+            pc.not_equal(a, b),
+            pc.xor(pc.is_null(a), pc.is_null(b)),
+        )
+        flags = pc.cast(differs, pa.uint8())
+        inside = flags.buffers()[1].slice(flags.offset, len(flags)).to_pybytes() if a else b""
+        ends = inside + b"\0"  # the last row's stream may go on in the next batch
+        return engine.rows(batch.column(self.column), ends)
 
     def _end_stream(self, engine, out: list[str], counts: list[int]) -> None:
         """The stream's tail goes to its last row: the latest in ``out``, or the waiting
@@ -129,13 +155,23 @@ class _Streams:
             self.waiting[1][-1] += tail
             self.waiting[2][-1] += n
 
-    def _batch(self, batch: pa.RecordBatch, out: list[str], counts: list[int]) -> pa.RecordBatch:
+    def _batch(
+        self, batch: pa.RecordBatch, out: list[str] | pa.Array, counts: list[int] | pa.Array
+    ) -> pa.RecordBatch:
         i = batch.schema.get_field_index(self.column)
         kind = batch.schema.field(i).type
+        if pa.types.is_null(kind):  # a column of nulls only: its output is text
+            kind = pa.string()
         columns = list(batch.columns)
-        columns[i] = pa.array(out, kind)
+        columns[i] = out.cast(kind) if isinstance(out, pa.Array) else pa.array(out, kind)
+        if not isinstance(counts, pa.Array):
+            counts = pa.array(counts, pa.int64())
         names = [*batch.schema.names, REDACTIONS]
-        return pa.RecordBatch.from_arrays([*columns, pa.array(counts, pa.int64())], names=names)
+        return pa.RecordBatch.from_arrays([*columns, counts], names=names)
+
+
+def _values(rows: list | pa.Array) -> list:
+    return rows.to_pylist() if isinstance(rows, pa.Array) else rows
 
 
 class _Scrubbing:
@@ -157,6 +193,35 @@ class _Scrubbing:
         before = self.scrubber.redactions
         tail = self.scrubber.flush()
         return tail, self.scrubber.redactions - before
+
+    def rows(self, column: pa.Array, ends: bytes) -> tuple[pa.Array, pa.Array]:
+        """Scrub a batch's text column in one call: its buffers go to the core as they
+        are (one copy of the text, no object per row) and come back the same way. Null
+        text is empty text. ``ends[i]`` ends a stream after row ``i``."""
+        n = len(column)
+        if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+            column = column.cast(pa.large_string())  # string views; all-null (null type)
+        if column.null_count:
+            column = pc.fill_null(column, "")
+        width = 8 if pa.types.is_large_string(column.type) else 4
+        _, offsets, data = column.buffers()
+        offsets = offsets.slice(column.offset * width, (n + 1) * width).to_pybytes()
+        first, last = (
+            int.from_bytes(offsets[i : i + width], "little", signed=True) for i in (0, n * width)
+        )
+        text = b"" if data is None else data.slice(first, last - first).to_pybytes()
+        out, out_offsets, counts = self.scrubber.feed_rows(text, offsets, width, ends)
+        scrubbed = pa.Array.from_buffers(
+            pa.large_string(), n, [None, pa.py_buffer(out_offsets), pa.py_buffer(out)]
+        )
+        try:
+            scrubbed.validate(full=True)
+        except pa.ArrowInvalid:  # a redaction cut a character: as ``feed`` decodes it
+            rows = pa.Array.from_buffers(
+                pa.large_binary(), n, [None, pa.py_buffer(out_offsets), pa.py_buffer(out)]
+            )
+            scrubbed = pa.array([r.decode("utf-8", "replace") for r in rows.to_pylist()])
+        return scrubbed, pa.Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(counts)])
 
 
 class _Projecting:

@@ -23,11 +23,39 @@ class Rule(NamedTuple):
     id: str
     tier: str
     description: str
+    #: The provider or family whose file defines the rule; ``literal-secret`` (the
+    #: secrets registered at run time) belongs to none and has "".
+    family: str = ""
+    #: The literals (ASCII case-insensitive) whose occurrence starts a possible match.
+    keywords: tuple[str, ...] = ()
+
+
+class Family(NamedTuple):
+    name: str
+    #: Where the shapes come from: the provider's documentation of the format.
+    source: str
+    #: The tiers of its rules, in the order they first appear.
+    tiers: tuple[str, ...]
+    #: Its rule IDs, in priority order.
+    rules: tuple[str, ...]
 
 
 def rules() -> list[Rule]:
     """The built-in rules, in priority order."""
-    return [Rule(*r) for r in _core.rules()]
+    family = {rule: name for name, _, ids in _core.families() for rule in ids}
+    return [
+        Rule(i, tier, about, family.get(i, ""), tuple(keywords))
+        for i, tier, about, keywords in _core.rules()
+    ]
+
+
+def families() -> list[Family]:
+    """The built-in rule families (one file each in the core), in priority order."""
+    tier = {r.id: r.tier for r in rules()}
+    return [
+        Family(name, source, tuple(dict.fromkeys(tier[i] for i in ids)), tuple(ids))
+        for name, source, ids in _core.families()
+    ]
 
 
 def scrub(text: str) -> str:

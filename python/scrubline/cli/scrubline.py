@@ -2,7 +2,7 @@
 
     scrubline scrub [FILE] [--literal-env VAR]... [--rules FILE] [--stats] [--sample]
     scrubline project [FILE] [--output-schema-version N] [--literal-env VAR]... [--from F]
-    scrubline rules [--json]
+    scrubline rules [--families] [--json]
     scrubline spark scrub|project --input PATH --output PATH --key COL --seq COL …
 
 ``scrub`` streams FILE (or stdin) to stdout in bounded memory: it reads whatever is
@@ -34,7 +34,7 @@ from scrubline.cli.argv import (
 from scrubline.errors import ScrublineError
 from scrubline.foreign import FROM_CHOICES
 from scrubline.progress import Progress, wanted
-from scrubline.scrubber import DEFAULT_REPLACEMENT, Scrubber, rules
+from scrubline.scrubber import DEFAULT_REPLACEMENT, Scrubber, families, rules
 
 CHUNK = 64 * 1024
 
@@ -121,8 +121,13 @@ def _parser() -> Parser:
     r = sub.add_parser(
         "rules",
         help="list the built-in rules",
-        description="List the built-in rules: ID, tier and what each one finds.",
+        description="List the built-in rules: ID, tier, family and what each one finds;"
+        " or, with --families, each family: its tiers, its rules and where its format is"
+        " documented.",
         epilog=EXAMPLES,
+    )
+    r.add_argument(
+        "--families", action="store_true", help="a line per family instead of a line per rule"
     )
     r.add_argument("--json", action="store_true", help="one JSON array instead of a table")
     return p
@@ -222,13 +227,23 @@ def _project(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
+    if args.families:
+        fams = families()
+        if args.json:
+            print(json.dumps([f._asdict() for f in fams], indent=2))
+            return exits.OK
+        width = max(len(f.name) for f in fams)
+        for f in fams:
+            print(f"{f.name:<{width}}  {','.join(f.tiers):<13} {' '.join(f.rules)}")
+        return exits.OK
     found = rules()
     if args.json:
         print(json.dumps([r._asdict() for r in found], indent=2))
-    else:
-        width = max(len(r.id) for r in found)
-        for r in found:
-            print(f"{r.id:<{width}}  {r.tier:<8} {r.description}")
+        return exits.OK
+    width = max(len(r.id) for r in found)
+    family = max(len(r.family) for r in found)
+    for r in found:
+        print(f"{r.id:<{width}}  {r.tier:<8} {r.family or '-':<{family}}  {r.description}")
     return exits.OK
 
 

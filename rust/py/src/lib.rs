@@ -9,7 +9,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use scrubline_core::project::Record;
 use scrubline_core::project::{MAX_LINE, RESIDENT_PROTOCOL_VERSION};
-use scrubline_core::scrub::{DEFAULT_REPLACEMENT, MIN_LITERAL_LEN};
+use scrubline_core::scrub::rules::FAMILIES;
+use scrubline_core::scrub::{arrow_rows, DEFAULT_REPLACEMENT, MIN_LITERAL_LEN};
 use scrubline_core::{BoundaryConfig, Error, ExitCode, Finish, RuleSet, RuleSpec, SchemaVersion};
 
 pyo3::import_exception!(scrubline.errors, RuleError);
@@ -236,6 +237,40 @@ impl Scrubber {
     fn flush_bytes<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
         self.run(py, b"", true)?;
         Ok(PyBytes::new(py, &self.out))
+    }
+
+    /// Rows of consecutive streams in Arrow's string layout, in one call (K1, K2):
+    /// `offsets` holds `n + 1` little-endian offsets of `width` bytes into `data`;
+    /// `ends[i]` non-zero ends a stream after row `i`. Returns the output rows' data,
+    /// their offsets (`n + 1`, int64 little-endian) and the redactions per row (int64).
+    fn feed_rows<'py>(
+        &mut self,
+        py: Python<'py>,
+        data: &[u8],
+        offsets: &[u8],
+        width: usize,
+        ends: &[u8],
+    ) -> PyResult<(
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+        Bound<'py, PyBytes>,
+    )> {
+        let rows = arrow_rows(data, offsets, width).map_err(to_py)?;
+        if ends.len() != rows.len() {
+            return Err(PyValueError::new_err(format!(
+                "{} rows but {} stream-end flags",
+                rows.len(),
+                ends.len()
+            )));
+        }
+        let inner = &mut self.inner;
+        let out = py.detach(|| inner.feed_rows(rows.into_iter().zip(ends.iter().map(|&e| e != 0))));
+        let le = |v: &[i64]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+        Ok((
+            PyBytes::new(py, &out.data),
+            PyBytes::new(py, &le(&out.offsets)),
+            PyBytes::new(py, &le(&out.redactions)),
+        ))
     }
 
     fn scrub<'py>(
@@ -629,12 +664,33 @@ fn scrub_bytes<'py>(py: Python<'py>, data: &Bound<'py, PyBytes>) -> Bound<'py, P
     }
 }
 
+/// The built-in rules in priority order: `(id, tier, description, keywords)`; the
+/// run-time literal rule last, with no keywords.
 #[pyfunction]
-fn rules() -> Vec<(String, &'static str, String)> {
+fn rules() -> Vec<(String, &'static str, String, Vec<&'static str>)> {
+    let keywords = |id: &str| {
+        FAMILIES
+            .iter()
+            .flat_map(|f| f.rules)
+            .find(|r| r.id == id)
+            .map_or_else(Vec::new, |r| r.keywords.to_vec())
+    };
     RuleSet::builtin()
         .rules()
         .into_iter()
-        .map(|r| (r.id, r.tier.as_str(), r.description))
+        .map(|r| {
+            let k = keywords(&r.id);
+            (r.id, r.tier.as_str(), r.description, k)
+        })
+        .collect()
+}
+
+/// The built-in families in priority order: `(name, source of the format, rule IDs)`.
+#[pyfunction]
+fn families() -> Vec<(&'static str, &'static str, Vec<&'static str>)> {
+    FAMILIES
+        .iter()
+        .map(|f| (f.name, f.source, f.rules.iter().map(|r| r.id).collect()))
         .collect()
 }
 
@@ -660,6 +716,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scrub, m)?)?;
     m.add_function(wrap_pyfunction!(scrub_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
+    m.add_function(wrap_pyfunction!(families, m)?)?;
     m.add_function(wrap_pyfunction!(count_lines, m)?)?;
     Ok(())
 }

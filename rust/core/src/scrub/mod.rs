@@ -1,17 +1,20 @@
 //! The streaming credential scrubber: rules (`rules`), their compiled form and the
 //! keyword prefilter (`ruleset`), the stream state (`stream`), literal secrets and their
-//! encodings (`literal`), the placeholder guard of context rules (`guard`) and the
-//! stream state as bytes for another process (`snapshot`).
+//! encodings (`literal`), the placeholder guard of context rules (`guard`), the
+//! stream state as bytes for another process (`snapshot`) and many rows of
+//! consecutive streams in one call (`rows`).
 
 mod guard;
 mod literal;
 mod prefilter;
+mod rows;
 pub mod rules;
 mod ruleset;
 mod snapshot;
 mod stream;
 
 pub use literal::MIN_LITERAL_LEN;
+pub use rows::{arrow_rows, Rows};
 pub use rules::Tier;
 pub use ruleset::{RuleInfo, RuleSet, RuleSpec, DEFAULT_REPLACEMENT, LITERAL_RULE_ID};
 pub use snapshot::{SNAPSHOT_FORMAT_VERSION, SNAPSHOT_MAGIC};

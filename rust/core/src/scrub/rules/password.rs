@@ -12,7 +12,7 @@ pub const PASSWORD_ASSIGNMENT: RuleDef = RuleDef {
         r#"(?i:password|passwd|pwd)(?i:[_.-]?(?:[0-9]|confirm(?:ation)?|plain(?:text)?|value|str|string))?"#,
         // <password>value</password>
         r#"(?:>[ \t\r\n]{0,64}(?P<secret1>[^<>\s"'(){}]+)[ \t\r\n]{0,64}<"#,
-        r#"|(?:\\?["'])?(?:"#,
+        r#"|(?:\\?["']\]?)?(?:"#,
         // PASSWORD=value (no spaces): 4+ bytes
         r#"=(?P<secret2>\w[^\s"'`,;<>(){}\[\]&\\]{3,})"#,
         r#"|[ \t]{0,32}(?:(?i:string)[ \t]{1,8})?(?::{1,3}=|[?.+]=|=>|[:=])[ \t]{0,32}(?:"#,
@@ -45,6 +45,13 @@ pub const FAMILY: Family = Family {
 };
 
 const VECTORS: &[Vector] = &[
+    Vector::hit(
+        &PASSWORD_ASSIGNMENT,
+        "ENV['DB_PASSWORD'] = 'Xk9mQ2vLp7Rt'",
+        "ENV['DB_PASSWORD'] = '[REDACTED:password-assignment]'",
+    ),
+    Vector::miss(&PASSWORD_ASSIGNMENT, "if d[\"password\"] == \"abc123!\":"),
+    Vector::miss(&PASSWORD_ASSIGNMENT, "x = config[\"password\"]"),
     Vector::hit(
         &PASSWORD_ASSIGNMENT,
         "POSTGRES_PASSWORD=WHlA0Yg0jsOtGC",

@@ -6,18 +6,21 @@ use super::{base64_decode, Family, RuleDef, Tier, Vector};
 // After the BEGIN line come either armour headers (encrypted PKCS#1, PGP) or a base64
 // run of 16+ bytes; then the rest of the block through its END line (the body class
 // stops it at bytes no key contains) or, for a block cut short (`head`, truncated
-// output), the base64 lines that follow. Lines end in real or \n-escaped newlines.
+// output), the base64 lines that follow. Lines end in real or \n-escaped newlines, and
+// in source code a line may end its string literal and the next start another
+// (`"…\n" +` newline `"…"`: a key built by concatenation).
 pub const PRIVATE_KEY_PEM: RuleDef = RuleDef {
     id: "private-key-pem",
     tier: Tier::Token,
-    description: "PEM private key block (RSA, EC, DSA, OpenSSH, PKCS#8, PGP), real or \\n-escaped newlines, whole or truncated",
+    description: "PEM private key block (RSA, EC, DSA, OpenSSH, PKCS#8, PGP), real or \\n-escaped newlines or concatenated string literals, whole or truncated",
     keywords: &["-----BEGIN"],
     pattern: concat!(
         r#"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"#,
         r#"(?:(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n))+[ \t]*(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):[^\r\n\\]*)+"#,
-        r#"|(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+[ \t]*[A-Za-z0-9+/=]{16})"#,
-        r#"(?:[A-Za-z0-9+/=\s\\:,.@"()_-]*?-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----"#,
-        r#"|[A-Za-z0-9+/=]*(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+[ \t]*[A-Za-z0-9+/=]{16,})*)"#,
+        // a line break, and in source code a string break (`\n" +` newline `"`)
+        r#"|(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+(?:["'][ \t]*\+?[ \t]*\r?\n?[ \t]*\+?[ \t]*["'])?|["'][ \t]*\+?[ \t]*\r?\n?[ \t]*\+?[ \t]*["'])[ \t]*[A-Za-z0-9+/=]{16})"#,
+        r#"(?:[A-Za-z0-9+/=\s\\:,.@"'()_-]*?-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----"#,
+        r#"|[A-Za-z0-9+/=]*(?:(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+(?:["'][ \t]*\+?[ \t]*\r?\n?[ \t]*\+?[ \t]*["'])?|["'][ \t]*\+?[ \t]*\r?\n?[ \t]*\+?[ \t]*["'])[ \t]*[A-Za-z0-9+/=]{16,})*)"#,
     ),
     before: None,
     left_guard: "",
@@ -78,6 +81,20 @@ pub const FAMILY: Family = Family {
 };
 
 const VECTORS: &[Vector] = &[
+    Vector::hit(
+        &PRIVATE_KEY_PEM,
+        "String key = \"-----BEGIN PRIVATE KEY-----\\n\" +\n    \"MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC7VJTUt9Us8cKj\\n\" +\n    \"MzEfYyjiWA4R4/M2bS1GB4t7NXp98C3SC6dVMvDuictGeurT8jNbvJZHtCSuYEvu\\n\" +\n    \"-----END PRIVATE KEY-----\";\nreturn key;",
+        "String key = \"[REDACTED:private-key-pem]\";\nreturn key;",
+    ),
+    Vector::hit(
+        &PRIVATE_KEY_PEM,
+        "KEY = (\n    '-----BEGIN EC PRIVATE KEY-----'\n    'MHcCAQEEIIrYSSNQFaA2Hwf1duRSxKtLYX5CB04fSeQ6tF1aY/PuoAoGCCqGSM49'\n    'AwEHoUQDQgAEPR3tU2Fta9ktY+6P9G0cWO+0kETA6SFs38GecTyudlHz6xvCdz8q'\n)\n",
+        "KEY = (\n    '[REDACTED:private-key-pem]'\n)\n",
+    ),
+    Vector::miss(
+        &PRIVATE_KEY_PEM,
+        "if line == \"-----BEGIN PRIVATE KEY-----\" + \"\\n\":",
+    ),
     Vector::hit(
         &PRIVATE_KEY_PEM,
         "$ cat ~/.ssh/id_rsa\n-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEADwt6DJm2EUfCt0Sr8vuZTawK7tzoZv/g8PHk+RsozxXLYDAO\nbHZ/zvwspZkF6ukFtpLg/VFO9I8ob9W2M0R6GEH8agmiSgv43beIDhivmCgtpXT+\nqcC5rB3KbLvqvVLTWtqp/aA4yFQyGrRcyw6buioFgm9lan2CsF6Z4y7g1znxx9sO\n2XSI4MVYjo4F46XoHan7coA33OmZdGvrTNscrSib8eriyy00taOyrrK6UjzFdaGQ\nrvrPXiD9+5gQg2MT5ZzJvHbM02+PoQoteFAd4nOlph3HWADqs2wLUJwHiVUkX028\nNXGBxKDVFrsrKZPuZI06VsiKEaENuNP57qJcSYq0x4heFe3SvL0qmjRrrFNYmh+M\nWaM8Kl82eFhqoH2HlhnA==\n-----END RSA PRIVATE KEY-----\n$ ",
