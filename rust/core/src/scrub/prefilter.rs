@@ -69,7 +69,7 @@ struct Dense {
 }
 
 const BLOCK: usize = 4096;
-const DENSE_HITS: usize = BLOCK / 64;
+const DENSE_HITS: usize = BLOCK / 8;
 
 impl Dense {
     fn new(patterns: &[Vec<u8>], owners: &[&Owners]) -> Result<Dense, aho_corasick::BuildError> {

@@ -26,6 +26,10 @@ const SLICE: usize = 64 * 1024;
 /// [`Scrubber::add_keyword_candidate`]).
 const EAGER: u64 = 8;
 
+/// Bytes of a candidate fed before its DFA's path is recorded or compared with its
+/// rule's trail (see [`Trail`]).
+const WARM: u64 = 32;
+
 /// How a candidate ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Fate {
@@ -344,7 +348,8 @@ impl Scrubber {
         // is decided alike; this only chooses when.
         if start >= self.eager_from {
             let limit = (hit + keyword_len as u64 + EAGER).min(self.end());
-            // A trail no one joins: the rule's is kept for the candidates in the queue.
+            // A trail no one joins (nothing is recorded): the rule's is kept for the
+            // candidates in the queue.
             let trail = &mut self.eager_trail;
             trail.start = u64::MAX;
             trail.states.clear();
@@ -614,8 +619,14 @@ fn run(
     // Only a trail made by an earlier start can be joined: every candidate that made
     // it reaches its cap before this one does.
     let joinable = trail.start < start;
+    // A trail that starts at `u64::MAX` is never joined: nothing to record.
+    let record = trail.start != u64::MAX;
     let trail_end = trail.from + trail.states.len() as u64;
-    let (from, mut fed, mut died) = (pos, 0, false);
+    // The first bytes of a candidate are fed plainly (most are decided within them);
+    // the trail is recorded and joined from `warm` on.
+    let warm = start + WARM;
+    let from = pos.max(warm);
+    let (mut fed, mut died) = (0, false);
     let mut joined = false;
     // The last match end this run met: `(byte, best)`.
     let mut met: Option<(u64, Option<u64>)> = None;
@@ -637,9 +648,14 @@ fn run(
                 met = Some((pos, best));
             }
         }
-        scratch.push(state);
+        if pos < warm {
+            // Fed plainly.
+        } else if record {
+            scratch.push(state);
+        }
         if !joined
             && joinable
+            && pos >= warm
             && (trail.from..trail_end).contains(&pos)
             && trail.states[(pos - trail.from) as usize] == state
         {
@@ -689,7 +705,7 @@ fn run(
                 trail.from += useless as u64;
             }
         }
-    } else if fed > 0 {
+    } else if !scratch.is_empty() {
         let reach = if fate == Fate::Overflow { cap } else { pos };
         if trail.start == start && trail_end == from {
             // The same candidate going on (a new chunk arrived): its trail grows.
