@@ -52,10 +52,13 @@ enum Keywords {
 /// Where keyword hits are dense (a storm of `sk-sk-…`, `AAAA…`), every Teddy pass stops
 /// at nearly every byte, and each stop costs a restart of the search (40-80 ns). There
 /// the keywords of three bytes or more run as one DFA over the lowercased text instead,
-/// a table step per byte whatever the number of hits. The text is taken in blocks of
-/// [`BLOCK`] bytes; a block after one with [`DENSE_HITS`] hits or more goes through the
-/// DFA, any other through Teddy. A hit belongs to the block holding the first byte of
-/// its signature, so every hit is reported once, whichever engine a block used.
+/// a table step per byte whatever the number of hits. The text is taken in blocks (of
+/// [`BLOCK`] bytes for the DFA, four times that for Teddy, whose calls have a cost of
+/// their own); a block after one with [`DENSE_HITS`] hits per [`BLOCK`] bytes or more
+/// goes through the DFA, any other through Teddy (at sparser hits Teddy is faster),
+/// and the last block's answer carries over to the next slice. A hit belongs to the
+/// block holding the first byte of its signature, so every hit is reported once,
+/// whichever engine a block used.
 #[derive(Debug)]
 struct Dense {
     dfa: dfa::DFA,
@@ -465,8 +468,16 @@ impl Prefilter {
     }
 
     /// Append to `hits` every occurrence in `hay` of every pattern (overlapping ones
-    /// included), in no particular order. `lower` is scratch space.
-    pub(crate) fn find(&self, hay: &[u8], lower: &mut Vec<u8>, hits: &mut Vec<Hit>) {
+    /// included), in no particular order. `lower` is scratch space; `dense` says
+    /// whether the text before `hay` had dense hits, and is left saying it of `hay`'s
+    /// end (it only picks the engine: the hits are the same).
+    pub(crate) fn find(
+        &self,
+        hay: &[u8],
+        lower: &mut Vec<u8>,
+        hits: &mut Vec<Hit>,
+        dense_before: &mut bool,
+    ) {
         let engine = if hay.len() < SMALL || self.keywords.is_none() {
             &self.small
         } else {
@@ -486,9 +497,12 @@ impl Prefilter {
                 dense,
             }) => {
                 lowercase_into(hay, lower);
-                let mut dense_block = false;
-                for at in (0..hay.len()).step_by(BLOCK) {
-                    let to = (at + BLOCK).min(hay.len());
+                let mut dense_block = *dense_before;
+                let mut at = 0;
+                while at < hay.len() {
+                    // Teddy takes four blocks at once: each call has a cost of its own.
+                    let size = if dense_block { BLOCK } else { 4 * BLOCK };
+                    let to = (at + size).min(hay.len());
                     let before = hits.len();
                     if dense_block {
                         dense.find(lower, at, to, hits);
@@ -509,8 +523,10 @@ impl Prefilter {
                     if !block.is_sorted_by_key(|&(k, h)| (h, k)) {
                         block.sort_unstable_by_key(|&(k, h)| (h, k));
                     }
-                    dense_block = block.len() >= DENSE_HITS;
+                    dense_block = block.len() * BLOCK >= DENSE_HITS * (to - at);
+                    at = to;
                 }
+                *dense_before = dense_block;
             }
         }
         for (finder, k) in &self.short {

@@ -81,6 +81,8 @@ pub struct Scrubber {
     /// New candidates starting here or later are fed a few bytes when found (see
     /// [`Scrubber::add_keyword_candidate`]); a speed heuristic, the output is the same.
     pub(super) eager_from: u64,
+    /// Whether the last scan ended among dense keyword hits (the prefilter's engine).
+    pub(super) dense: bool,
     /// Per rule, the path its DFA took in the last run that did not join an earlier
     /// one (see [`Trail`]).
     pub(super) trails: Vec<Trail>,
@@ -125,6 +127,7 @@ impl Scrubber {
             hits: Vec::new(),
             lower: Vec::new(),
             eager_from: 0,
+            dense: false,
             trails: vec![Trail::default(); n],
             eager_trail: Trail::default(),
             scratch: Vec::new(),
@@ -164,7 +167,9 @@ impl Scrubber {
     pub fn has_keyword(&mut self, text: &[u8]) -> bool {
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
-        self.set.prefilter.find(text, &mut self.lower, &mut hits);
+        self.set
+            .prefilter
+            .find(text, &mut self.lower, &mut hits, &mut false);
         let found = !hits.is_empty();
         hits.clear();
         self.hits = hits;
@@ -276,7 +281,8 @@ impl Scrubber {
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
         let hay = &self.buf[(from - self.base) as usize..];
-        set.prefilter.find(hay, &mut self.lower, &mut hits);
+        set.prefilter
+            .find(hay, &mut self.lower, &mut hits, &mut self.dense);
         // Each searcher reports in order; several interleave. In order, candidates are
         // appended (no search per hit): one check, and a sort only when it fails.
         if !hits.is_sorted_by_key(|&(p, at)| (at, p)) {
