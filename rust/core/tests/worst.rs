@@ -218,3 +218,32 @@ fn named_storms_have_exact_outputs() {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// Overlapping JWT candidates that join each other's trails (`eyJ-eyJ-…`), with
+    /// real tokens, dots, overflows and cuts among them: the output does not depend on
+    /// the chunking, which moves where candidates meet and where trails are joined.
+    #[test]
+    fn joined_candidates_are_split_invariant(
+        pieces in proptest::collection::vec(0usize..9, 0..300),
+        chunk in 1usize..200,
+    ) {
+        const PIECES: [&str; 9] = [
+            "eyJ-",
+            "eyJ",
+            "aB3dE5gH7jK9mN1pQ3sT",
+            ".",
+            ".eyJzdWIiOiIxMjM0NTY3ODkwIn0.",
+            "!",
+            "AAAA",
+            " ",
+            "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        ];
+        let text: Vec<u8> = pieces.iter().flat_map(|&i| PIECES[i].bytes()).collect();
+        let whole = run(&text, text.len().max(1)).out;
+        proptest::prop_assert_eq!(&run(&text, chunk).out, &whole);
+        proptest::prop_assert_eq!(&run(&text, 1).out, &whole);
+    }
+}
