@@ -1,6 +1,7 @@
 //! Worst-case inputs for the scrubber: throughput next to clean text.
 //! `cargo run --release -p scrubline-bench --example worst` (WORST=<name part>: only
-//! those; KEYWORDS=1: a storm of every built-in keyword, QUIET=1 to print the summary).
+//! those; KEYWORDS=1: a storm of every built-in keyword, FUZZ=1: every input of the
+//! `scrub_chunks` fuzz corpus repeated to 1 MiB; QUIET=1 to print the summary only).
 use std::time::Instant;
 
 use scrubline_bench::corpus;
@@ -46,20 +47,53 @@ fn every_keyword() {
         .collect();
     keywords.sort();
     keywords.dedup();
-    let mut rates: Vec<(f64, String)> = keywords
+    let rates: Vec<(f64, String)> = keywords
         .iter()
         .map(|k| (run(&format!("storm {k:?}"), &repeat(k, 4 << 20)), k.clone()))
         .collect();
+    summarise("keyword storms", clean, rates);
+}
+
+/// The median and the slowest of `rates`, beside `clean`.
+fn summarise(what: &str, clean: f64, mut rates: Vec<(f64, String)>) {
     rates.sort_by(|a, b| a.0.total_cmp(&b.0));
     let median = rates[rates.len() / 2].0;
     println!(
-        "{} keyword storms: median {median:.0} MB/s ({:.2}x clean {clean:.0} MB/s); slowest:",
+        "{} {what}: median {median:.0} MB/s ({:.2}x clean {clean:.0} MB/s); slowest:",
         rates.len(),
         median / clean
     );
     for (mbps, k) in rates.iter().take(12) {
         println!("{k:>28}: {mbps:>8.1} MB/s  {:.3}x clean", mbps / clean);
     }
+}
+
+/// FUZZ=1: the text of every input of the `scrub_chunks` fuzz corpus (after its control
+/// bytes), repeated to 1 MiB, summarised beside clean text.
+fn fuzz_corpus() {
+    let clean = run("clean corpus", &corpus(4 << 20, None).0);
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/corpus/scrub_chunks"
+    );
+    let mut rates: Vec<(f64, String)> = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("the fuzz corpus") {
+        let path = entry.expect("a corpus entry").path();
+        let data = std::fs::read(&path).expect("a corpus input");
+        let Some(&ctl) = data.first() else { continue };
+        let skip = 1 + (ctl & 7) as usize + 1 + 2;
+        if data.len() <= skip {
+            continue;
+        }
+        let text: Vec<u8> = data[skip..].iter().copied().cycle().take(1 << 20).collect();
+        let name = path
+            .file_name()
+            .expect("a name")
+            .to_string_lossy()
+            .into_owned();
+        rates.push((run(&name, &text), name));
+    }
+    summarise("fuzz inputs", clean, rates);
 }
 
 fn repeat(unit: &str, size: usize) -> Vec<u8> {
@@ -69,6 +103,9 @@ fn repeat(unit: &str, size: usize) -> Vec<u8> {
 fn main() {
     if std::env::var("KEYWORDS").is_ok() {
         return every_keyword();
+    }
+    if std::env::var("FUZZ").is_ok() {
+        return fuzz_corpus();
     }
     let n = 16 << 20;
     run("clean corpus", &corpus(n, None).0);
@@ -103,4 +140,9 @@ fn main() {
         jwtish.push(b'!');
     }
     run("eyJ + 4000 class bytes + !", &jwtish);
+    // Every `eyJ-` starts a JWT candidate that lives to the `!`, 8,000 bytes on.
+    let mut cut = repeat("eyJ-", 8000);
+    cut.push(b'!');
+    let cut: Vec<u8> = cut.iter().copied().cycle().take(n).collect();
+    run("eyJ- x2000 + !", &cut);
 }

@@ -75,6 +75,23 @@ fn storms_of_token_characters_are_one_overflow() {
     }
 }
 
+/// Candidates of one rule that live long and overlap (`eyJ-eyJ-…` 2,000 times, then
+/// `!`: each `eyJ` is a JWT candidate alive to the `!`): linear work, not one pass per
+/// candidate over the whole run (1,000 units per byte before candidates joined the path
+/// of the one before), and the text left alone.
+#[test]
+fn overlapping_long_candidates_are_linear() {
+    let mut unit = "eyJ-".repeat(2000);
+    unit.push('!');
+    let text = repeat(&unit, N);
+    for chunk in [4096, 65536] {
+        let r = run(&text, chunk);
+        assert_eq!(r.out, text, "output changed in {chunk}-byte chunks");
+        assert!(r.work <= 16 * N as u64, "work {} for {N} bytes", r.work);
+    }
+    assert_eq!(run(&text[..1 << 16], 7).out, &text[..1 << 16]);
+}
+
 /// Near-miss tokens, one character short and one long, repeated: left alone, linear.
 #[test]
 fn near_miss_tokens_are_left_alone() {
@@ -199,5 +216,34 @@ fn named_storms_have_exact_outputs() {
                 Some(e) => assert_eq!(String::from_utf8_lossy(&out), e, "{unit:?}"),
             }
         }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// Overlapping JWT candidates that join each other's trails (`eyJ-eyJ-…`), with
+    /// real tokens, dots, overflows and cuts among them: the output does not depend on
+    /// the chunking, which moves where candidates meet and where trails are joined.
+    #[test]
+    fn joined_candidates_are_split_invariant(
+        pieces in proptest::collection::vec(0usize..9, 0..300),
+        chunk in 1usize..200,
+    ) {
+        const PIECES: [&str; 9] = [
+            "eyJ-",
+            "eyJ",
+            "aB3dE5gH7jK9mN1pQ3sT",
+            ".",
+            ".eyJzdWIiOiIxMjM0NTY3ODkwIn0.",
+            "!",
+            "AAAA",
+            " ",
+            "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+        ];
+        let text: Vec<u8> = pieces.iter().flat_map(|&i| PIECES[i].bytes()).collect();
+        let whole = run(&text, text.len().max(1)).out;
+        proptest::prop_assert_eq!(&run(&text, chunk).out, &whole);
+        proptest::prop_assert_eq!(&run(&text, 1).out, &whole);
     }
 }

@@ -13,8 +13,9 @@
 //! automaton instead, which reports exactly the same hits.
 //! Literal forms are exact and have an automaton of their own.
 
+use aho_corasick::automaton::Automaton;
 use aho_corasick::packed::{self, MatchKind as PackedKind};
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind, Span};
+use aho_corasick::{dfa, AhoCorasick, AhoCorasickKind, Anchored, MatchKind, Span};
 use memchr::memmem;
 
 use crate::Error;
@@ -40,10 +41,87 @@ enum Keywords {
         searchers: Vec<(packed::Searcher, Vec<Owners>)>,
         /// Keywords of exactly three bytes (lowercased): one more searcher.
         three: Option<(packed::Searcher, Vec<Owners>)>,
+        /// The same keywords for dense stretches (see [`Dense`]).
+        dense: Box<Dense>,
     },
     /// Case-insensitive automaton over the keywords of signature length; its pattern
     /// `j` is keyword `long[j]`.
     Automaton { ac: AhoCorasick, long: Vec<u32> },
+}
+
+/// Where keyword hits are dense (a storm of `sk-sk-…`, `AAAA…`), every Teddy pass stops
+/// at nearly every byte, and each stop costs a restart of the search (40-80 ns). There
+/// the keywords of three bytes or more run as one DFA over the lowercased text instead,
+/// a table step per byte whatever the number of hits. The text is taken in blocks (of
+/// [`BLOCK`] bytes for the DFA, four times that for Teddy, whose calls have a cost of
+/// their own); a block after one with [`DENSE_HITS`] hits per [`BLOCK`] bytes or more
+/// goes through the DFA, any other through Teddy (at sparser hits Teddy is faster),
+/// and the last block's answer carries over to the next slice. A hit belongs to the
+/// block holding the first byte of its signature, so every hit is reported once,
+/// whichever engine a block used.
+#[derive(Debug)]
+struct Dense {
+    dfa: dfa::DFA,
+    /// The DFA's pattern `j` is keyword `keyword[j]`, found by the signature at
+    /// `offset[j]` in it.
+    keyword: Vec<u32>,
+    offset: Vec<u32>,
+    len: Vec<u32>,
+    /// Length of the longest keyword it holds.
+    longest: usize,
+}
+
+const BLOCK: usize = 4096;
+const DENSE_HITS: usize = BLOCK / 8;
+
+impl Dense {
+    fn new(patterns: &[Vec<u8>], owners: &[&Owners]) -> Result<Dense, aho_corasick::BuildError> {
+        let (mut keyword, mut offset) = (Vec::new(), Vec::new());
+        for &(k, off) in owners.iter().copied().flatten() {
+            keyword.push(k);
+            offset.push(off as u32);
+        }
+        let dfa = dfa::DFA::builder()
+            .match_kind(MatchKind::Standard)
+            .start_kind(aho_corasick::StartKind::Unanchored)
+            .prefilter(false)
+            .build(keyword.iter().map(|&k| &patterns[k as usize]))?;
+        let len: Vec<u32> = keyword
+            .iter()
+            .map(|&k| patterns[k as usize].len() as u32)
+            .collect();
+        let longest = len.iter().max().map_or(1, |&l| l as usize);
+        Ok(Dense {
+            dfa,
+            keyword,
+            offset,
+            len,
+            longest,
+        })
+    }
+
+    /// Append the hits of `lower` whose signature starts in `at..to`.
+    fn find(&self, lower: &[u8], at: usize, to: usize, hits: &mut Vec<Hit>) {
+        let from = at.saturating_sub(self.longest - 1);
+        let stop = (to + self.longest - 1).min(lower.len());
+        let dfa = &self.dfa;
+        let mut sid = dfa
+            .start_state(Anchored::No)
+            .expect("an unanchored start state");
+        for (i, &b) in lower[from..stop].iter().enumerate() {
+            sid = dfa.next_state(Anchored::No, sid, b);
+            if dfa.is_special(sid) && dfa.is_match(sid) {
+                let end = from + i + 1;
+                for m in 0..dfa.match_len(sid) {
+                    let j = dfa.match_pattern(sid, m).as_usize();
+                    let h = end - self.len[j] as usize;
+                    if (at..to).contains(&(h + self.offset[j] as usize)) {
+                        hits.push((self.keyword[j], h));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Below this many bytes, one automaton pass beats the setup of several SIMD searches
@@ -320,7 +398,17 @@ impl Prefilter {
         let keywords_index = if !has_long {
             None
         } else if !searchers.is_empty() || (sigs.is_empty() && three.is_some()) {
-            Some(Keywords::Teddy { searchers, three })
+            let owners: Vec<&Owners> = searchers
+                .iter()
+                .chain(&three)
+                .flat_map(|(_, by_sig)| by_sig)
+                .collect();
+            let dense = Box::new(Dense::new(&patterns, &owners).map_err(err)?);
+            Some(Keywords::Teddy {
+                searchers,
+                three,
+                dense,
+            })
         } else {
             None
         };
@@ -380,8 +468,16 @@ impl Prefilter {
     }
 
     /// Append to `hits` every occurrence in `hay` of every pattern (overlapping ones
-    /// included), in no particular order. `lower` is scratch space.
-    pub(crate) fn find(&self, hay: &[u8], lower: &mut Vec<u8>, hits: &mut Vec<Hit>) {
+    /// included), in no particular order. `lower` is scratch space; `dense` says
+    /// whether the text before `hay` had dense hits, and is left saying it of `hay`'s
+    /// end (it only picks the engine: the hits are the same).
+    pub(crate) fn find(
+        &self,
+        hay: &[u8],
+        lower: &mut Vec<u8>,
+        hits: &mut Vec<Hit>,
+        dense_before: &mut bool,
+    ) {
         let engine = if hay.len() < SMALL || self.keywords.is_none() {
             &self.small
         } else {
@@ -395,22 +491,42 @@ impl Prefilter {
                         .map(|m| (long[m.pattern().as_usize()], m.start())),
                 );
             }
-            Some(Keywords::Teddy { searchers, three }) => {
+            Some(Keywords::Teddy {
+                searchers,
+                three,
+                dense,
+            }) => {
                 lowercase_into(hay, lower);
-                for (searcher, by_sig) in searchers.iter().chain(three) {
-                    let mut at = 0;
-                    while let Some(m) = searcher.find_in(&lower[..], Span::from(at..lower.len())) {
-                        let at_sig = m.start();
-                        for &(k, off) in &by_sig[m.pattern().as_usize()] {
-                            if let Some(h) = at_sig.checked_sub(off) {
-                                if has_at(lower, h, &self.patterns[k as usize]) {
-                                    hits.push((k, h));
-                                }
-                            }
+                let mut dense_block = *dense_before;
+                let mut at = 0;
+                while at < hay.len() {
+                    // Teddy takes four blocks at once: each call has a cost of its own.
+                    let size = if dense_block { BLOCK } else { 4 * BLOCK };
+                    let to = (at + size).min(hay.len());
+                    let before = hits.len();
+                    if dense_block {
+                        dense.find(lower, at, to, hits);
+                    } else {
+                        // Signatures starting in `at..to`: the span ends a signature
+                        // length, less one, later.
+                        for (searcher, by_sig) in searchers {
+                            let end = (to + SIG - 1).min(hay.len());
+                            self.teddy(searcher, by_sig, lower, at, end, hits);
                         }
-                        at = at_sig + 1;
+                        if let Some((searcher, by_sig)) = three {
+                            let end = (to + 2).min(hay.len());
+                            self.teddy(searcher, by_sig, lower, at, end, hits);
+                        }
                     }
+                    // Sorted block by block (the caller's sort then merges runs).
+                    let block = &mut hits[before..];
+                    if !block.is_sorted_by_key(|&(k, h)| (h, k)) {
+                        block.sort_unstable_by_key(|&(k, h)| (h, k));
+                    }
+                    dense_block = block.len() * BLOCK >= DENSE_HITS * (to - at);
+                    at = to;
                 }
+                *dense_before = dense_block;
             }
         }
         for (finder, k) in &self.short {
@@ -421,6 +537,31 @@ impl Prefilter {
                 ac.find_overlapping_iter(hay)
                     .map(|m| (self.literal_base + m.pattern().as_u32(), m.start())),
             );
+        }
+    }
+}
+
+impl Prefilter {
+    /// One Teddy pass over `lower[at..end]`, its keywords verified in full.
+    fn teddy(
+        &self,
+        searcher: &packed::Searcher,
+        by_sig: &[Owners],
+        lower: &[u8],
+        mut at: usize,
+        end: usize,
+        hits: &mut Vec<Hit>,
+    ) {
+        while let Some(m) = searcher.find_in(lower, Span::from(at..end)) {
+            let at_sig = m.start();
+            for &(k, off) in &by_sig[m.pattern().as_usize()] {
+                if let Some(h) = at_sig.checked_sub(off) {
+                    if has_at(lower, h, &self.patterns[k as usize]) {
+                        hits.push((k, h));
+                    }
+                }
+            }
+            at = at_sig + 1;
         }
     }
 }

@@ -22,6 +22,14 @@ use super::ruleset::{Rule, RuleSet};
 /// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
 const SLICE: usize = 64 * 1024;
 
+/// Bytes past its keyword a new candidate is fed when it is found (see
+/// [`Scrubber::add_keyword_candidate`]).
+const EAGER: u64 = 8;
+
+/// Bytes of a candidate fed before its DFA's path is recorded or compared with its
+/// rule's trail (see [`Trail`]).
+const WARM: u64 = 32;
+
 /// How a candidate ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Fate {
@@ -70,6 +78,36 @@ pub struct Scrubber {
     pub(super) work: u64,
     pub(super) hits: Vec<Hit>,
     pub(super) lower: Vec<u8>,
+    /// New candidates starting here or later are fed a few bytes when found (see
+    /// [`Scrubber::add_keyword_candidate`]); a speed heuristic, the output is the same.
+    pub(super) eager_from: u64,
+    /// Whether the last scan ended among dense keyword hits (the prefilter's engine).
+    pub(super) dense: bool,
+    /// Per rule, the path its DFA took in the last run that did not join an earlier
+    /// one (see [`Trail`]).
+    pub(super) trails: Vec<Trail>,
+    pub(super) eager_trail: Trail,
+    pub(super) scratch: Vec<StateID>,
+}
+
+/// The states one candidate's DFA passed through, byte by byte: `states[i]` is the
+/// state after the byte at `from + i`. A later candidate of the same rule that reaches
+/// the same state at the same byte reads the same bytes from there on, so it meets the
+/// same match ends and dies (or stops) where this one did: it takes that outcome instead
+/// of feeding the bytes again. Without it, `eyJ-eyJ-…` (2,000 times) then `!` fed every
+/// one of the 2,000 JWT candidates the ~8,000 bytes to the `!` (1,000 DFA steps per
+/// byte); with it each joins the first one's path within ~20 bytes.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Trail {
+    /// The start of the candidate that made it (candidates that start earlier may
+    /// overflow inside it: they do not join).
+    start: u64,
+    from: u64,
+    states: Vec<StateID>,
+    /// Whether the DFA died at the byte `from + states.len()`.
+    dead: bool,
+    /// The last byte at which it reached a match state, and the `best` that set.
+    last_match: Option<(u64, Option<u64>)>,
 }
 
 impl Scrubber {
@@ -88,6 +126,11 @@ impl Scrubber {
             work: 0,
             hits: Vec::new(),
             lower: Vec::new(),
+            eager_from: 0,
+            dense: false,
+            trails: vec![Trail::default(); n],
+            eager_trail: Trail::default(),
+            scratch: Vec::new(),
         }
     }
 
@@ -124,7 +167,9 @@ impl Scrubber {
     pub fn has_keyword(&mut self, text: &[u8]) -> bool {
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
-        self.set.prefilter.find(text, &mut self.lower, &mut hits);
+        self.set
+            .prefilter
+            .find(text, &mut self.lower, &mut hits, &mut false);
         let found = !hits.is_empty();
         hits.clear();
         self.hits = hits;
@@ -236,11 +281,12 @@ impl Scrubber {
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
         let hay = &self.buf[(from - self.base) as usize..];
-        set.prefilter.find(hay, &mut self.lower, &mut hits);
+        set.prefilter
+            .find(hay, &mut self.lower, &mut hits, &mut self.dense);
         // Each searcher reports in order; several interleave. In order, candidates are
         // appended (no search per hit): one check, and a sort only when it fails.
         if !hits.is_sorted_by_key(|&(p, at)| (at, p)) {
-            hits.sort_unstable_by_key(|&(p, at)| (at, p));
+            hits.sort_by_key(|&(p, at)| (at, p));
         }
         self.work += hits.len() as u64;
         for &(pattern, at) in &hits {
@@ -250,7 +296,11 @@ impl Scrubber {
                 continue;
             }
             if set.prefilter.is_keyword(pattern) {
-                self.add_keyword_candidate(set.keyword_rule[pattern as usize], hit);
+                self.add_keyword_candidate(
+                    set.keyword_rule[pattern as usize],
+                    hit,
+                    (stop - hit) as usize,
+                );
             } else if hit >= self.emitted {
                 self.add_candidate(Candidate {
                     rule: set.literal_rule,
@@ -266,7 +316,7 @@ impl Scrubber {
         self.scanned = end;
     }
 
-    fn add_keyword_candidate(&mut self, rule_ix: u32, hit: u64) {
+    fn add_keyword_candidate(&mut self, rule_ix: u32, hit: u64, keyword_len: usize) {
         let rule = &self.set.rules[rule_ix as usize];
         let start = match rule.before {
             None => hit,
@@ -289,14 +339,43 @@ impl Scrubber {
                 return;
             }
         }
-        self.add_candidate(Candidate {
+        let mut c = Candidate {
             rule: rule_ix,
             start,
             pos: start,
             state: rule.matcher().expect("keyword rules have a pattern").start,
             best: None,
             fate: Fate::Live,
-        });
+        };
+        // In a storm (`sk-sk-…`) nearly every hit is dead a few bytes past its keyword:
+        // fed those bytes now, it never enters the queue. Not within the reach of an
+        // earlier candidate that was fed so and lived on: its match may cover this one
+        // (`eyJeyJ…`), and the bytes would be fed for nothing. Either way the candidate
+        // is decided alike; this only chooses when.
+        if start >= self.eager_from {
+            let limit = (hit + keyword_len as u64 + EAGER).min(self.end());
+            // A trail no one joins (nothing is recorded): the rule's is kept for the
+            // candidates in the queue.
+            let trail = &mut self.eager_trail;
+            trail.start = u64::MAX;
+            trail.states.clear();
+            self.work += run(
+                &self.set,
+                &self.buf,
+                self.base,
+                &mut c,
+                trail,
+                &mut self.scratch,
+                limit,
+                false,
+            );
+            match c.fate {
+                Fate::Done(None) => return,
+                Fate::Live => self.eager_from = start + rule.max_len as u64 + 2,
+                _ => {}
+            }
+        }
+        self.add_candidate(c);
     }
 
     fn add_candidate(&mut self, c: Candidate) {
@@ -463,49 +542,20 @@ impl Scrubber {
 
     /// Feed the candidate at `i` the bytes it has not seen, until it is decided.
     fn advance(&mut self, i: usize, end: u64, eof: bool) {
-        let set = Arc::clone(&self.set);
-        let c = &self.cands[i];
-        if c.fate != Fate::Live {
-            return;
-        }
-        let rule = &set.rules[c.rule as usize];
-        let dfa = &rule.matcher().expect("keyword rules have a pattern").dfa;
-        let (mut state, mut pos, mut best) = (c.state, c.pos, c.best);
-        let start = c.start;
-        let mut fate = Fate::Live;
-        // A bounded pattern is dead by `max_len + 2` bytes (matches are reported one
-        // byte late); a pattern still alive then is growing past its bound.
-        let cap = start + rule.max_len as u64 + 2;
-        while pos < end {
-            let b = self.buf[(pos - self.base) as usize];
-            state = dfa.next_state(state, b);
-            if dfa.is_special_state(state) {
-                if dfa.is_dead_state(state) || dfa.is_quit_state(state) {
-                    fate = Fate::Done(best);
-                    break;
-                }
-                if dfa.is_match_state(state) {
-                    // The guard judges the longest match only: no backing off to a
-                    // shorter one (`password=password)` is not `password=passwor`).
-                    best = (!rule.right_guard.is_some_and(|g| g.contains(b))).then_some(pos);
-                }
-            }
-            pos += 1;
-            if pos >= cap {
-                fate = Fate::Overflow;
-                pos = start + rule.max_len as u64;
-                break;
-            }
-        }
-        if fate == Fate::Live && eof {
-            if dfa.is_match_state(dfa.next_eoi_state(state)) {
-                best = Some(end);
-            }
-            fate = Fate::Done(best);
-        }
         let c = &mut self.cands[i];
-        self.work += pos.saturating_sub(c.pos);
-        (c.state, c.pos, c.best, c.fate) = (state, pos, best, fate);
+        if c.fate == Fate::Live {
+            let trail = &mut self.trails[c.rule as usize];
+            self.work += run(
+                &self.set,
+                &self.buf,
+                self.base,
+                c,
+                trail,
+                &mut self.scratch,
+                end,
+                eof,
+            );
+        }
     }
 
     /// The earliest offset from which the tail could still become part of a credential
@@ -546,6 +596,143 @@ impl Scrubber {
             self.base = keep_from;
         }
     }
+}
+
+/// Feed a live candidate the bytes of `buf` (whose first byte is at offset `base`)
+/// from its `pos` up to `end`, until it is decided; at `eof`, decide it. `trail` is
+/// its rule's (see [`Trail`]): followed from where the candidate joins it, extended
+/// past its end, or replaced by this run's path when it never joins; `scratch` is
+/// space for the path. Returns the number of bytes fed to the DFA.
+#[allow(clippy::too_many_arguments)]
+fn run(
+    set: &RuleSet,
+    buf: &[u8],
+    base: u64,
+    c: &mut Candidate,
+    trail: &mut Trail,
+    scratch: &mut Vec<StateID>,
+    end: u64,
+    eof: bool,
+) -> u64 {
+    let rule = &set.rules[c.rule as usize];
+    let dfa = &rule.matcher().expect("keyword rules have a pattern").dfa;
+    let (mut state, mut pos, mut best) = (c.state, c.pos, c.best);
+    let start = c.start;
+    let mut fate = Fate::Live;
+    // A bounded pattern is dead by `max_len + 2` bytes (matches are reported one
+    // byte late); a pattern still alive then is growing past its bound.
+    let cap = start + rule.max_len as u64 + 2;
+    // Only a trail made by an earlier start can be joined: every candidate that made
+    // it reaches its cap before this one does.
+    let joinable = trail.start < start;
+    // A trail that starts at `u64::MAX` is never joined: nothing to record.
+    let record = trail.start != u64::MAX;
+    let trail_end = trail.from + trail.states.len() as u64;
+    // The first bytes of a candidate are fed plainly (most are decided within them);
+    // the trail is recorded and joined from `warm` on.
+    let warm = start + WARM;
+    let from = pos.max(warm);
+    let (mut fed, mut died) = (0, false);
+    let mut joined = false;
+    // The last match end this run met: `(byte, best)`.
+    let mut met: Option<(u64, Option<u64>)> = None;
+    scratch.clear();
+    while pos < end {
+        let b = buf[(pos - base) as usize];
+        state = dfa.next_state(state, b);
+        fed += 1;
+        if dfa.is_special_state(state) {
+            if dfa.is_dead_state(state) || dfa.is_quit_state(state) {
+                fate = Fate::Done(best);
+                died = true;
+                break;
+            }
+            if dfa.is_match_state(state) {
+                // The guard judges the longest match only: no backing off to a
+                // shorter one (`password=password)` is not `password=passwor`).
+                best = (!rule.right_guard.is_some_and(|g| g.contains(b))).then_some(pos);
+                met = Some((pos, best));
+            }
+        }
+        if pos < warm {
+            // Fed plainly.
+        } else if record {
+            scratch.push(state);
+        }
+        if !joined
+            && joinable
+            && pos >= warm
+            && (trail.from..trail_end).contains(&pos)
+            && trail.states[(pos - trail.from) as usize] == state
+        {
+            // From here on this candidate reads what the trail read in the states it
+            // passed: the same match ends, dead (or stopped) at the same byte.
+            joined = true;
+            scratch.clear();
+            if let Some((at, b)) = trail.last_match.filter(|&(at, _)| at > pos) {
+                best = b;
+                met = Some((at, b));
+            }
+            pos = trail_end;
+            if trail.dead {
+                fate = Fate::Done(best);
+                break;
+            }
+            state = *trail.states.last().expect("the trail ends past this byte");
+            continue;
+        }
+        pos += 1;
+        if pos >= cap {
+            fate = Fate::Overflow;
+            pos = start + rule.max_len as u64;
+            break;
+        }
+    }
+    if fate == Fate::Live && eof {
+        if dfa.is_match_state(dfa.next_eoi_state(state)) {
+            best = Some(end);
+        }
+        fate = Fate::Done(best);
+    }
+    if joined {
+        // What this run read past the trail's end extends it; what lies before this
+        // start is of no use to the later candidates that may join (dropped once it
+        // is half the trail, so memory stays within twice the rule's cap).
+        if !scratch.is_empty() || died {
+            trail.states.append(scratch);
+            trail.dead = died;
+            trail.start = start;
+            if met.is_some() {
+                trail.last_match = met;
+            }
+            let useless = (start.saturating_sub(trail.from) as usize).min(trail.states.len());
+            if useless > trail.states.len() / 2 {
+                trail.states.drain(..useless);
+                trail.from += useless as u64;
+            }
+        }
+    } else if !scratch.is_empty() {
+        let reach = if fate == Fate::Overflow { cap } else { pos };
+        if trail.start == start && trail_end == from {
+            // The same candidate going on (a new chunk arrived): its trail grows.
+            trail.states.append(scratch);
+            if met.is_some() {
+                trail.last_match = met;
+            }
+            trail.dead = died;
+        } else if trail.from <= from && trail_end >= reach && !trail.states.is_empty() {
+            // The trail covers every byte this run read: it stays (a candidate that
+            // never joined before the chunk ended must not cut it short).
+        } else {
+            std::mem::swap(&mut trail.states, scratch);
+            trail.start = start;
+            trail.from = from;
+            trail.last_match = met;
+            trail.dead = died;
+        }
+    }
+    (c.state, c.pos, c.best, c.fate) = (state, pos, best, fate);
+    fed
 }
 
 /// Scrub a whole text: one chunk and a flush.
