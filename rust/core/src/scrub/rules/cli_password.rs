@@ -1,6 +1,5 @@
 //! Passwords in command lines and in calls or config elements that pair a key with a
-//! value: `mysql -pSECRET`, `redis-cli -a SECRET`, `docker login -p SECRET`,
-//! `--password SECRET`, `--token VALUE`,
+//! value: `mysql -pSECRET`, `redis-cli -a SECRET`, `--password SECRET`, `--token VALUE`,
 //! `System.setProperty("DB_TOKEN", "…")`, `new NetworkCredential("u", "…")`,
 //! `<add key="Password" value="…"/>`, and `*_PASS=` / `"pass":` assignments.
 
@@ -8,11 +7,10 @@ use super::{Family, RuleDef, Vector};
 
 pub const CLI_PASSWORD_FLAG: RuleDef = RuleDef::context(
     "cli-password-flag",
-    "password of mysql/mysqldump/mysqladmin -pSECRET, redis-cli -a SECRET, docker login -p SECRET, --password SECRET; --token/--api-key VALUE",
+    "password of mysql/mysqldump/mysqladmin -pSECRET, redis-cli -a SECRET, --password SECRET; --token/--api-key VALUE",
     &[
         "mysql",
         "redis-cli",
-        "docker login",
         "--password ",
         "--token ",
         "--api-key ",
@@ -23,7 +21,6 @@ pub const CLI_PASSWORD_FLAG: RuleDef = RuleDef::context(
     concat!(
         r#"mysql(?:dump|admin|sh|import)?(?:[ \t]{1,8}-[A-Za-oq-z-][^\s]{0,128}(?:[ \t]{1,8}[^-\s][^\s]{0,128})?){0,8}[ \t]{1,8}-p(?P<secret1>[^\s"'$-][^\s"']{3,128})"#,
         r#"|redis-cli(?:[ \t]{1,8}-[^a\s][^\s]{0,64}(?:[ \t]{1,8}[^-\s][^\s]{0,128})?){0,8}[ \t]{1,8}-a[ \t]{1,8}(?P<secret2>[^\s"'$-][^\s"']{3,128})"#,
-        r#"|docker[ \t]login(?:[ \t]{1,8}-[^p\s][^\s]{0,64}(?:[ \t]{1,8}[^-\s][^\s]{0,128})?){0,8}[ \t]{1,8}-p[ \t]{1,8}(?P<secret4>[^\s"'$-][^\s"']{3,128})"#,
         r#"|--password[ \t]{1,8}(?P<secret3>[^\s"'$-][^\s"']{3,128})"#,
         // a token flag's value: token-like (8+ bytes with a digit), so `--token FILE` or
         // `--api-key <key>` stay
@@ -61,8 +58,7 @@ pub const PASS_ASSIGNMENT: RuleDef = RuleDef::context(
 /// The family, its rules in priority order.
 pub const FAMILY: Family = Family {
     name: "Command-line and paired passwords",
-    source:
-        "mysql(1), redis-cli, docker login, .NET System.Net.NetworkCredential, .NET appSettings",
+    source: "mysql(1), redis-cli, .NET System.Net.NetworkCredential, .NET appSettings",
     rules: &[CLI_PASSWORD_FLAG, QUOTED_KEY_VALUE, PASS_ASSIGNMENT],
     vectors: VECTORS,
 };
@@ -91,11 +87,6 @@ const VECTORS: &[Vector] = &[
     Vector::miss(&CLI_PASSWORD_FLAG, "mysql -u root -p app"),
     Vector::miss(&CLI_PASSWORD_FLAG, "mysql -u root -p\"$MYSQL_PWD\" app"),
     Vector::miss(&CLI_PASSWORD_FLAG, "docker login --password-stdin"),
-    Vector::hit(
-        &CLI_PASSWORD_FLAG,
-        "docker login -u ci -p tkqa27!XMV registry.example.com",
-        "docker login -u ci -p [REDACTED:cli-password-flag] registry.example.com",
-    ),
     Vector::hit(
         &CLI_PASSWORD_FLAG,
         "vercel deploy --token 4fJq8sLk2mZ9xPw7 --prod",

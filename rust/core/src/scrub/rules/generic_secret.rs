@@ -1,4 +1,4 @@
-//! Secret and token assignments: env-secret-assignment, secret-assignment.
+//! Secret and token assignments: secret-assignment.
 
 use super::{Family, RuleDef, Vector};
 
@@ -6,51 +6,30 @@ use super::{Family, RuleDef, Vector};
 // `next_token`, `SA_ACCESS_TOKEN`, `string.quoted` fail) and 5+ bytes. Each is written
 // `X{4,}ZX*|X{0,4}ZX{4,}` (Z the required byte): every such value of 9+ bytes matches,
 // none under 5 does (an exact "8+ bytes" costs a 3.6 MB DFA).
-/// The pattern of [`SECRET_ASSIGNMENT`] from its keyword on; [`ENV_SECRET_ASSIGNMENT`]
-/// puts PowerShell's `$env:` in front of it.
-macro_rules! assignment {
-    () => {
-        concat!(
-            r#"(?i:secret|token|api[_-]?key|access[_-]?key)(?i:[_.-]?(?:key|token|secret|value|base)){0,2}"#,
-            // <token>value</token>
-            r#"(?:>[ \t\r\n]{0,64}(?P<secret1>[^<>\s"'(){}]{4,}[^<>\s"'(){}A-Za-z_.][^<>\s"'(){}]*|[^<>\s"'(){}]{0,4}[^<>\s"'(){}A-Za-z_.][^<>\s"'(){}]{4,})[ \t\r\n]{0,64}<"#,
-            r#"|(?:\\?["']\]?)?(?:"#,
-            // SECRET=value (no spaces)
-            r#"=(?P<secret2>[0-9][^\s"'`,;<>(){}\[\]&\\]{4,}|[A-Za-z_](?:[^\s"'`,;<>(){}\[\]&\\]{3,}[^\s"'`,;<>(){}\[\]&\\A-Za-z_.][^\s"'`,;<>(){}\[\]&\\]*|[^\s"'`,;<>(){}\[\]&\\]{0,3}[^\s"'`,;<>(){}\[\]&\\A-Za-z_.][^\s"'`,;<>(){}\[\]&\\]{3,}))"#,
-            r#"|[ \t]{0,32}(?:(?i:string)[ \t]{1,8})?(?::{1,3}=|[?.+]=|=>|[:=])[ \t]{0,32}(?:"#,
-            // quoted: no whitespace or braces (templates); `#` only after the first byte
-            // (`"#ffffff"` is a colour, `"#/definitions/Token"` a reference)
-            r#""(?P<secret3>[^"\\\s#{},;:)}\]][^"\\\s{}]{3,}[^"\\\s{}A-Za-z_.][^"\\\s{}]*|[^"\\\s#{},;:)}\]][^"\\\s{}]{0,3}[^"\\\s{}A-Za-z_.][^"\\\s{}]{4,}|[^"\\\s#{}A-Za-z_.,;:)}\]][^"\\\s{}]{4,})"[,)}]{0,16}"#,
-            r#"|'(?P<secret4>[^'\\\s#{},;:)}\]][^'\\\s{}]{3,}[^'\\\s{}A-Za-z_.][^'\\\s{}]*|[^'\\\s#{},;:)}\]][^'\\\s{}]{0,3}[^'\\\s{}A-Za-z_.][^'\\\s{}]{4,}|[^'\\\s#{}A-Za-z_.,;:)}\]][^'\\\s{}]{4,})'[,)}]{0,16}"#,
-            r#"|\\"(?P<secret5>[^"\\\s#{},;:)}\]][^"\\\s{}]{3,}[^"\\\s{}A-Za-z_.][^"\\\s{}]*|[^"\\\s#{},;:)}\]][^"\\\s{}]{0,3}[^"\\\s{}A-Za-z_.][^"\\\s{}]{4,}|[^"\\\s#{}A-Za-z_.,;:)}\]][^"\\\s{}]{4,})\\"[,)}]{0,16}"#,
-            r#"|`(?P<secret7>[^`\\\s#{}][^`\\\s{}]{3,}[^`\\\s{}A-Za-z_.][^`\\\s{}]*|[^`\\\s#{}][^`\\\s{}]{0,3}[^`\\\s{}A-Za-z_.][^`\\\s{}]{4,}|[^`\\\s#{}A-Za-z_.][^`\\\s{}]{4,})`[,)}]{0,16}"#,
-            // unquoted: token alphabet and `!#$%*@^`, starts alphanumeric, has a digit
-            r#"|(?P<secret6>[0-9][\w+/=.~!#$%*@^-]{4,}|[A-Za-z](?:[\w+/=.~!#$%*@^-]{3,}[0-9][\w+/=.~!#$%*@^-]*|[\w+/=.~!#$%*@^-]{0,3}[0-9][\w+/=.~!#$%*@^-]{3,})))))"#,
-        )
-    };
-}
-
 pub const SECRET_ASSIGNMENT: RuleDef = RuleDef::context(
     "secret-assignment",
     "secret=/token:/api_key=/access_key=/client_secret:/<token>…< assignments (value redacted, key kept)",
     &["secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey", "access-key"],
-    assignment!(),
+    concat!(
+        r#"(?i:secret|token|api[_-]?key|access[_-]?key)(?i:[_.-]?(?:key|token|secret|value|base)){0,2}"#,
+        // <token>value</token>
+        r#"(?:>[ \t\r\n]{0,64}(?P<secret1>[^<>\s"'(){}]{4,}[^<>\s"'(){}A-Za-z_.][^<>\s"'(){}]*|[^<>\s"'(){}]{0,4}[^<>\s"'(){}A-Za-z_.][^<>\s"'(){}]{4,})[ \t\r\n]{0,64}<"#,
+        r#"|(?:\\?["']\]?)?(?:"#,
+        // SECRET=value (no spaces)
+        r#"=(?P<secret2>[0-9][^\s"'`,;<>(){}\[\]&\\]{4,}|[A-Za-z_](?:[^\s"'`,;<>(){}\[\]&\\]{3,}[^\s"'`,;<>(){}\[\]&\\A-Za-z_.][^\s"'`,;<>(){}\[\]&\\]*|[^\s"'`,;<>(){}\[\]&\\]{0,3}[^\s"'`,;<>(){}\[\]&\\A-Za-z_.][^\s"'`,;<>(){}\[\]&\\]{3,}))"#,
+        r#"|[ \t]{0,32}(?:(?i:string)[ \t]{1,8})?(?::{1,3}=|[?.+]=|=>|[:=])[ \t]{0,32}(?:"#,
+        // quoted: no whitespace or braces (templates); `#` only after the first byte
+        // (`"#ffffff"` is a colour, `"#/definitions/Token"` a reference)
+        r#""(?P<secret3>[^"\\\s#{},;:)}\]][^"\\\s{}]{3,}[^"\\\s{}A-Za-z_.][^"\\\s{}]*|[^"\\\s#{},;:)}\]][^"\\\s{}]{0,3}[^"\\\s{}A-Za-z_.][^"\\\s{}]{4,}|[^"\\\s#{}A-Za-z_.,;:)}\]][^"\\\s{}]{4,})"[,)}]{0,16}"#,
+        r#"|'(?P<secret4>[^'\\\s#{},;:)}\]][^'\\\s{}]{3,}[^'\\\s{}A-Za-z_.][^'\\\s{}]*|[^'\\\s#{},;:)}\]][^'\\\s{}]{0,3}[^'\\\s{}A-Za-z_.][^'\\\s{}]{4,}|[^'\\\s#{}A-Za-z_.,;:)}\]][^'\\\s{}]{4,})'[,)}]{0,16}"#,
+        r#"|\\"(?P<secret5>[^"\\\s#{},;:)}\]][^"\\\s{}]{3,}[^"\\\s{}A-Za-z_.][^"\\\s{}]*|[^"\\\s#{},;:)}\]][^"\\\s{}]{0,3}[^"\\\s{}A-Za-z_.][^"\\\s{}]{4,}|[^"\\\s#{}A-Za-z_.,;:)}\]][^"\\\s{}]{4,})\\"[,)}]{0,16}"#,
+        r#"|`(?P<secret7>[^`\\\s#{}][^`\\\s{}]{3,}[^`\\\s{}A-Za-z_.][^`\\\s{}]*|[^`\\\s#{}][^`\\\s{}]{0,3}[^`\\\s{}A-Za-z_.][^`\\\s{}]{4,}|[^`\\\s#{}A-Za-z_.][^`\\\s{}]{4,})`[,)}]{0,16}"#,
+        // unquoted: token alphabet and `!#$%*@^`, starts alphanumeric, has a digit
+        r#"|(?P<secret6>[0-9][\w+/=.~!#$%*@^-]{4,}|[A-Za-z](?:[\w+/=.~!#$%*@^-]{3,}[0-9][\w+/=.~!#$%*@^-]*|[\w+/=.~!#$%*@^-]{0,3}[0-9][\w+/=.~!#$%*@^-]{3,})))))"#,
+    ),
     1024,
 )
 .left_guard("[:]")
-.right_guard(r"[(\[<,)}]")
-.overflow(r"[^\s]");
-
-/// PowerShell's `$env:API_KEY = '…'`: the same assignment right after `$env:`, which the
-/// left guard of [`SECRET_ASSIGNMENT`] refuses (it keeps `repo:token:write-all9` and
-/// `k8s:secret:ns/name-x1`, identifiers, in clear).
-pub const ENV_SECRET_ASSIGNMENT: RuleDef = RuleDef::context(
-    "env-secret-assignment",
-    "PowerShell $env:API_KEY = '…' / $env:SECRET=… (value redacted, name kept)",
-    &["$env:"],
-    concat!(r"\$(?i:env):", assignment!()),
-    1024,
-)
 .right_guard(r"[(\[<,)}]")
 .overflow(r"[^\s]");
 
@@ -58,7 +37,7 @@ pub const ENV_SECRET_ASSIGNMENT: RuleDef = RuleDef::context(
 pub const FAMILY: Family = Family {
     name: "Secret and token assignments",
     source: "GL, TH, NP, DS",
-    rules: &[ENV_SECRET_ASSIGNMENT, SECRET_ASSIGNMENT],
+    rules: &[SECRET_ASSIGNMENT],
     vectors: VECTORS,
 };
 
@@ -132,18 +111,8 @@ const VECTORS: &[Vector] = &[
     Vector::miss(&SECRET_ASSIGNMENT, "token: \"#/components/schemas/Token\""),
     Vector::miss(&SECRET_ASSIGNMENT, "headers['token'] = token"),
     Vector::miss(&SECRET_ASSIGNMENT, "permissions: repo:token:write-all9"),
+    // `:` before the keyword is the left guard: PowerShell's `$env:API_KEY = '…'` is
+    // missed (a `$env:` keyword measured 5-8 % of clean throughput; docs/scrubber.md)
+    Vector::miss(&SECRET_ASSIGNMENT, "$env:API_KEY = 'qldl96%ISCvq'"),
     Vector::miss(&SECRET_ASSIGNMENT, "kubectl get k8s:secret:ns/name-x1"),
-    Vector::hit(
-        &ENV_SECRET_ASSIGNMENT,
-        "PS> $env:API_KEY = 'qldl96%ISCvq'; ./deploy.ps1",
-        "PS> $env:API_KEY = '[REDACTED:env-secret-assignment]'; ./deploy.ps1",
-    ),
-    Vector::hit(
-        &ENV_SECRET_ASSIGNMENT,
-        "$Env:SECRET=\"Vb8x-2PqR7tZ\"",
-        "$Env:SECRET=\"[REDACTED:env-secret-assignment]\"",
-    ),
-    Vector::miss(&ENV_SECRET_ASSIGNMENT, "$env:API_KEY = $secrets.ApiKey"),
-    Vector::miss(&ENV_SECRET_ASSIGNMENT, "$env:TOKEN = '<your-token>'"),
-    Vector::miss(&ENV_SECRET_ASSIGNMENT, "Write-Host $env:API_KEY"),
 ];
