@@ -139,7 +139,7 @@ class _Streams:
             pc.xor(pc.is_null(a), pc.is_null(b)),
         )
         flags = pc.cast(differs, pa.uint8())
-        inside = flags.buffers()[1].slice(flags.offset, len(flags)).to_pybytes() if a else b""
+        inside = flags.buffers()[1].slice(flags.offset, len(flags)).to_pybytes() if len(a) else b""
         ends = inside + b"\0"  # the last row's stream may go on in the next batch
         return engine.rows(batch.column(self.column), ends)
 
