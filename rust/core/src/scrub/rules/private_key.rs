@@ -6,9 +6,29 @@ use super::{base64_decode, Family, RuleDef, Tier, Vector};
 // After the BEGIN line come either armour headers (encrypted PKCS#1, PGP) or a base64
 // run of 16+ bytes; then the rest of the block through its END line (the body class
 // stops it at bytes no key contains) or, for a block cut short (`head`, truncated
-// output), the base64 lines that follow. Lines end in real or \n-escaped newlines, and
-// in source code a line may end its string literal and the next start another
-// (`"…\n" +` newline `"…"`: a key built by concatenation).
+// output), the base64 lines that follow, lines apart as `line_gap!` allows.
+/// Between two lines of a PEM body: real or `\n`-escaped line breaks (or blanks), and
+/// in source code a string break as well (`\n" +` newline `"`): a key built by
+/// concatenating string literals.
+macro_rules! line_gap {
+    () => {
+        concat!(
+            r#"(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+(?:"#,
+            string_break!(),
+            r#")?|"#,
+            string_break!(),
+            ")"
+        )
+    };
+}
+
+/// One string literal ending and the next starting: `"` (`+`) (newline) (`+`) `"`.
+macro_rules! string_break {
+    () => {
+        r#"["'][ \t]*\+?[ \t]*\r?\n?[ \t]*\+?[ \t]*["']"#
+    };
+}
+
 pub const PRIVATE_KEY_PEM: RuleDef = RuleDef {
     id: "private-key-pem",
     tier: Tier::Token,
@@ -17,10 +37,9 @@ pub const PRIVATE_KEY_PEM: RuleDef = RuleDef {
     pattern: concat!(
         r#"-----BEGIN[ A-Z0-9_-]{0,40}PRIVATE KEY(?: BLOCK)?-----"#,
         r#"(?:(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n))+[ \t]*(?:Proc-Type|DEK-Info|Comment|Version|Hash|Charset):[^\r\n\\]*)+"#,
-        // a line break, and in source code a string break (`\n" +` newline `"`)
-        r#"|(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+(?:["'][ \t]*\+?[ \t]*\r?\n?[ \t]*\+?[ \t]*["'])?|["'][ \t]*\+?[ \t]*\r?\n?[ \t]*\+?[ \t]*["'])[ \t]*[A-Za-z0-9+/=]{16})"#,
+        "|", line_gap!(), r#"[ \t]*[A-Za-z0-9+/=]{16})"#,
         r#"(?:[A-Za-z0-9+/=\s\\:,.@"'()_-]*?-----END[ A-Z0-9_-]*PRIVATE KEY(?: BLOCK)?-----"#,
-        r#"|[A-Za-z0-9+/=]*(?:(?:(?:[ \t]*(?:\r?\n|(?:\\+r)?\\+n)|[ \t])+(?:["'][ \t]*\+?[ \t]*\r?\n?[ \t]*\+?[ \t]*["'])?|["'][ \t]*\+?[ \t]*\r?\n?[ \t]*\+?[ \t]*["'])[ \t]*[A-Za-z0-9+/=]{16,})*)"#,
+        r#"|[A-Za-z0-9+/=]*(?:"#, line_gap!(), r#"[ \t]*[A-Za-z0-9+/=]{16,})*)"#,
     ),
     before: None,
     left_guard: "",
