@@ -130,6 +130,15 @@ struct Scrubber {
     out: Vec<u8>,
 }
 
+impl From<scrubline_core::Scrubber> for Scrubber {
+    fn from(inner: scrubline_core::Scrubber) -> Scrubber {
+        Scrubber {
+            inner,
+            out: Vec::new(),
+        }
+    }
+}
+
 /// Output buffers larger than this are not kept between calls.
 const KEEP_OUT: usize = 1 << 20;
 
@@ -169,10 +178,7 @@ impl Scrubber {
         replacement: String,
     ) -> PyResult<Self> {
         let set = rule_set(&literals, &rules, &replacement)?;
-        Ok(Scrubber {
-            inner: scrubline_core::Scrubber::new(set),
-            out: Vec::new(),
-        })
+        Ok(scrubline_core::Scrubber::new(set).into())
     }
 
     /// The stream state as bytes (held-back tail included: as secret as the stream).
@@ -190,10 +196,9 @@ impl Scrubber {
         replacement: String,
     ) -> PyResult<Self> {
         let set = rule_set(&literals, &rules, &replacement)?;
-        Ok(Scrubber {
-            inner: scrubline_core::Scrubber::restore(data, set).map_err(to_py)?,
-            out: Vec::new(),
-        })
+        Ok(scrubline_core::Scrubber::restore(data, set)
+            .map_err(to_py)?
+            .into())
     }
 
     /// Replace this scrubber's stream state with a snapshot's, under its own rules
