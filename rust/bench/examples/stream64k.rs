@@ -1,5 +1,5 @@
-//! Profiling target: the clean corpus streamed in 64 KiB chunks, output buffer reused.
-//! `cargo run --release -p scrubline-bench --example stream64k`
+//! Profiling target: the clean corpus streamed in 64 KiB chunks (or `CHUNK` bytes),
+//! output buffer reused. `cargo run --release -p scrubline-bench --example stream64k`
 use std::time::Instant;
 
 use scrubline_bench::corpus;
@@ -10,6 +10,7 @@ fn main() {
     // SIZE_MIB and ROUNDS make it small enough for `valgrind --tool=callgrind`.
     let mib: usize = std::env::var("SIZE_MIB").map_or(64, |v| v.parse().expect("SIZE_MIB"));
     let rounds: usize = std::env::var("ROUNDS").map_or(5, |v| v.parse().expect("ROUNDS"));
+    let chunk: usize = std::env::var("CHUNK").map_or(65536, |v| v.parse().expect("CHUNK"));
     let (text, _) = corpus(mib << 20, None);
     let mut out = Vec::with_capacity(text.len());
     let mut best = f64::MAX;
@@ -17,7 +18,7 @@ fn main() {
         let t = Instant::now();
         let mut s = Scrubber::new(set.clone());
         out.clear();
-        for piece in text.chunks(65536) {
+        for piece in text.chunks(chunk) {
             s.feed(piece, &mut out);
         }
         s.flush(&mut out);
@@ -25,7 +26,8 @@ fn main() {
     }
     assert_eq!(out.len(), text.len());
     println!(
-        "clean, 64 KiB chunks: {:.0} MB/s (best of {rounds})",
-        text.len() as f64 / best / 1e6
+        "clean, {chunk} B chunks: {:.0} MB/s, {:.0} ns per call (best of {rounds})",
+        text.len() as f64 / best / 1e6,
+        best * 1e9 / text.len().div_ceil(chunk) as f64
     );
 }

@@ -156,6 +156,26 @@ proptest! {
         prop_assert_eq!(streamed(text.as_bytes(), &sizes), whole(text.as_bytes()));
     }
 
+    /// Keywords that need a run of bytes before them (`-us` after 32 hex digits, `:AA`
+    /// after 8-10 digits, `Q~`, `.atlasv1.`): a run cut anywhere is held until it is
+    /// known that no such keyword follows it.
+    #[test]
+    fn d2_mid_string_keywords_streamed_equals_whole(
+        parts in proptest::collection::vec(prop_oneof![
+            Just("a8c78fb9b8e81f6b858abf27d74cbd7c-us21".to_string()),
+            Just("123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw0".to_string()),
+            Just("abc1Q~KoC8Q~Ot5bRcLh.kfRu7IdQGD6pxXaKMHyZ_d".to_string()),
+            Just("a1B2c3D4e5F6g7.atlasv1.".to_string()),
+            "[0-9a-f]{0,34}",
+            "[0-9]{0,11}",
+            "[-usAQ~:.a-z ]{0,6}",
+        ], 0..10),
+        sizes in proptest::collection::vec(1usize..40, 1..6),
+    ) {
+        let text = parts.concat();
+        prop_assert_eq!(streamed(text.as_bytes(), &sizes), whole(text.as_bytes()));
+    }
+
     /// `scrub_cow` is `scrub`, borrowed exactly when nothing changed.
     #[test]
     fn d2_scrub_cow_borrows_exactly_when_unchanged(

@@ -9,13 +9,15 @@
 //! signatures that share a bucket and collide on their nibbles, so signatures are laid
 //! out bucket by bucket (see [`bucket_order`]): three passes of ~62 clustered
 //! signatures cost less than four of 48 in the order they came. Small slices (a token delta),
-//! and any slice when SIMD is missing, go through one case-insensitive Aho-Corasick
-//! automaton instead, which reports exactly the same hits.
+//! and any slice when SIMD is missing, are walked byte by byte through one
+//! case-insensitive Aho-Corasick DFA instead (see [`Walk`]), which reports exactly the
+//! same hits and, from the state it ends in, how much of the slice's end could still
+//! become a keyword.
 //! Literal forms are exact and have an automaton of their own.
 
-use aho_corasick::automaton::Automaton;
+use aho_corasick::automaton::{Automaton, StateID};
 use aho_corasick::packed::{self, MatchKind as PackedKind};
-use aho_corasick::{dfa, AhoCorasick, AhoCorasickKind, Anchored, MatchKind, Span};
+use aho_corasick::{dfa, AhoCorasick, Anchored, MatchKind, Span};
 use memchr::memmem;
 
 use crate::Error;
@@ -31,22 +33,110 @@ const PER_PASS: usize = 64;
 /// The keywords one signature stands for: `(keyword, offset of the signature in it)`.
 type Owners = Vec<(u32, usize)>;
 
+/// Signatures on the lowercased text; per signature, the keywords it starts.
 #[derive(Debug)]
-enum Keywords {
-    /// Signatures on the lowercased text; per signature, the keywords it starts.
-    Teddy {
-        /// Each searcher takes at most [`PER_PASS`] signatures: Teddy's false-positive
-        /// rate climbs steeply with more patterns per bucket. A searcher's pattern `j`
-        /// is a signature in the order [`bucket_order`] chose; `Owners` are per pattern.
-        searchers: Vec<(packed::Searcher, Vec<Owners>)>,
-        /// Keywords of exactly three bytes (lowercased): one more searcher.
-        three: Option<(packed::Searcher, Vec<Owners>)>,
-        /// The same keywords for dense stretches (see [`Dense`]).
-        dense: Box<Dense>,
-    },
-    /// Case-insensitive automaton over the keywords of signature length; its pattern
-    /// `j` is keyword `long[j]`.
-    Automaton { ac: AhoCorasick, long: Vec<u32> },
+struct Keywords {
+    /// Each searcher takes at most [`PER_PASS`] signatures: Teddy's false-positive
+    /// rate climbs steeply with more patterns per bucket. A searcher's pattern `j`
+    /// is a signature in the order [`bucket_order`] chose; `Owners` are per pattern.
+    searchers: Vec<(packed::Searcher, Vec<Owners>)>,
+    /// Keywords of exactly three bytes (lowercased): one more searcher.
+    three: Option<(packed::Searcher, Vec<Owners>)>,
+    /// The same keywords for dense stretches (see [`Dense`]).
+    dense: Box<Dense>,
+}
+
+/// The keywords of three bytes or more as one ASCII-case-insensitive DFA, walked a byte
+/// at a time with no setup: the engine for slices too small to repay Teddy's (a token
+/// delta), and for any slice when SIMD is missing. The state it ends in also answers
+/// the hold-back question of [`Tails`] for free: an Aho-Corasick state stands for the
+/// longest suffix of the text read that is a prefix of some keyword, so the longest one
+/// that is a *proper* prefix is a property of the state, computed once per state here.
+#[derive(Debug)]
+struct Walk {
+    dfa: dfa::DFA,
+    /// The DFA's pattern `j` is keyword `long[j]`, of `len[j]` bytes.
+    long: Vec<u32>,
+    len: Vec<u32>,
+    /// Per state, sorted by ID: the length of the longest suffix of the text that led
+    /// there which is a proper prefix of a keyword (states not listed: 0).
+    pending: Vec<(StateID, u32)>,
+}
+
+impl Walk {
+    fn new(keywords: &[Vec<u8>], long: Vec<u32>) -> Result<Walk, aho_corasick::BuildError> {
+        let dfa = dfa::DFA::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .start_kind(aho_corasick::StartKind::Unanchored)
+            .prefilter(false)
+            .build(long.iter().map(|&i| &keywords[i as usize]))?;
+        let len = long
+            .iter()
+            .map(|&i| keywords[i as usize].len() as u32)
+            .collect();
+        // Depth of a state (the length of the suffix it stands for) is its distance from
+        // the start: breadth first over the bytes that occur in keywords (any other byte
+        // leads back to the start). A suffix of length `n` that is a proper prefix is
+        // one that some next byte extends to a state of depth `n + 1`, so a state's
+        // pending length is the deepest state one byte on, less one.
+        let mut bytes: Vec<u8> = long
+            .iter()
+            .flat_map(|&i| keywords[i as usize].iter().map(u8::to_ascii_lowercase))
+            .collect();
+        bytes.sort_unstable();
+        bytes.dedup();
+        let start = dfa
+            .start_state(Anchored::No)
+            .expect("an unanchored start state");
+        let mut depth = std::collections::HashMap::from([(start, 0u32)]);
+        let mut queue = std::collections::VecDeque::from([start]);
+        let mut pending = Vec::new();
+        while let Some(sid) = queue.pop_front() {
+            let d = depth[&sid];
+            let mut deepest = 0;
+            for &b in &bytes {
+                let next = dfa.next_state(Anchored::No, sid, b);
+                let n = *depth.entry(next).or_insert_with(|| {
+                    queue.push_back(next);
+                    d + 1
+                });
+                deepest = deepest.max(n);
+            }
+            if deepest > 1 {
+                pending.push((sid, deepest - 1));
+            }
+        }
+        pending.sort_unstable();
+        Ok(Walk {
+            dfa,
+            long,
+            len,
+            pending,
+        })
+    }
+
+    /// Append the hits of `hay`; returns the longest suffix of `hay` that is a proper
+    /// prefix of one of these keywords.
+    fn find(&self, hay: &[u8], hits: &mut Vec<Hit>) -> usize {
+        let dfa = &self.dfa;
+        let mut sid = dfa
+            .start_state(Anchored::No)
+            .expect("an unanchored start state");
+        for (i, &b) in hay.iter().enumerate() {
+            sid = dfa.next_state(Anchored::No, sid, b);
+            if dfa.is_special(sid) && dfa.is_match(sid) {
+                for m in 0..dfa.match_len(sid) {
+                    let j = dfa.match_pattern(sid, m).as_usize();
+                    hits.push((self.long[j], i + 1 - self.len[j] as usize));
+                }
+            }
+        }
+        match self.pending.binary_search_by_key(&sid, |&(s, _)| s) {
+            Ok(k) => self.pending[k].1 as usize,
+            Err(_) => 0,
+        }
+    }
 }
 
 /// Where keyword hits are dense (a storm of `sk-sk-…`, `AAAA…`), every Teddy pass stops
@@ -133,10 +223,12 @@ pub(crate) struct Prefilter {
     /// Every pattern, ASCII-lowercased when it is a keyword, as given when a literal.
     patterns: Vec<Vec<u8>>,
     keywords: Option<Keywords>,
-    /// The same keywords (of three bytes or more) as an automaton, for small slices.
-    small: Option<Keywords>,
+    /// The same keywords (of three bytes or more) as a DFA, for small slices.
+    walk: Option<Walk>,
     /// Keywords shorter than a signature: exact, case-sensitive.
     short: Vec<(memmem::Finder<'static>, u32)>,
+    /// The first bytes of those (ASCII-lowercased, as [`Tails`] folds them).
+    short_first: [bool; 256],
     /// Literal forms: exact, case-sensitive; pattern indices offset by `literal_base`.
     literals: Option<AhoCorasick>,
     literal_base: u32,
@@ -384,34 +476,31 @@ impl Prefilter {
             .filter(|&i| keywords[i as usize].len() >= 3)
             .collect();
         let has_long = !long.is_empty();
-        let small = if !has_long {
-            None
-        } else {
-            let ac = AhoCorasick::builder()
-                .ascii_case_insensitive(true)
-                .match_kind(MatchKind::Standard)
-                .kind(Some(AhoCorasickKind::DFA))
-                .build(long.iter().map(|&i| &keywords[i as usize]))
-                .map_err(err)?;
-            Some(Keywords::Automaton { ac, long })
-        };
-        let keywords_index = if !has_long {
-            None
-        } else if !searchers.is_empty() || (sigs.is_empty() && three.is_some()) {
-            let owners: Vec<&Owners> = searchers
-                .iter()
-                .chain(&three)
-                .flat_map(|(_, by_sig)| by_sig)
-                .collect();
-            let dense = Box::new(Dense::new(&patterns, &owners).map_err(err)?);
-            Some(Keywords::Teddy {
-                searchers,
-                three,
-                dense,
-            })
+        let walk = if has_long {
+            Some(Walk::new(keywords, long).map_err(err)?)
         } else {
             None
         };
+        let keywords_index =
+            if has_long && (!searchers.is_empty() || (sigs.is_empty() && three.is_some())) {
+                let owners: Vec<&Owners> = searchers
+                    .iter()
+                    .chain(&three)
+                    .flat_map(|(_, by_sig)| by_sig)
+                    .collect();
+                let dense = Box::new(Dense::new(&patterns, &owners).map_err(err)?);
+                Some(Keywords {
+                    searchers,
+                    three,
+                    dense,
+                })
+            } else {
+                None
+            };
+        let mut short_first = [false; 256];
+        for k in keywords.iter().filter(|k| k.len() == 2) {
+            short_first[usize::from(k[0].to_ascii_lowercase())] = true;
+        }
         let literal_base = patterns.len() as u32;
         patterns.extend(literals.iter().cloned());
         let tails = Tails::new(patterns[..literal_base as usize].iter().map(Vec::as_slice));
@@ -431,8 +520,9 @@ impl Prefilter {
         Ok(Prefilter {
             patterns,
             keywords: keywords_index,
-            small,
+            walk,
             short,
+            short_first,
             literals,
             literal_base,
             tails,
@@ -452,12 +542,15 @@ impl Prefilter {
     }
 
     /// The earliest offset in `tail` from which the rest of `tail` is a proper prefix of
-    /// some pattern (ASCII case folded): where a keyword may be arriving.
-    pub(crate) fn partial_start(&self, tail: &[u8]) -> Option<usize> {
+    /// some pattern (ASCII case folded): where a keyword may be arriving. `keyword` is
+    /// that length for the keywords alone when a walk of [`Prefilter::find`] already
+    /// answered it for this tail.
+    pub(crate) fn partial_start(&self, tail: &[u8], keyword: Option<usize>) -> Option<usize> {
         let from = tail.len().saturating_sub(self.max_len.saturating_sub(1));
         let window = &tail[from..];
         let forms = self.literal_tails.as_ref().map_or(0, |t| t.pending(window));
-        match self.tails.pending(window).max(forms) {
+        let keyword = keyword.unwrap_or_else(|| self.tails.pending(window));
+        match keyword.max(forms) {
             0 => None,
             n => Some(tail.len() - n),
         }
@@ -470,32 +563,25 @@ impl Prefilter {
     /// Append to `hits` every occurrence in `hay` of every pattern (overlapping ones
     /// included), in no particular order. `lower` is scratch space; `dense` says
     /// whether the text before `hay` had dense hits, and is left saying it of `hay`'s
-    /// end (it only picks the engine: the hits are the same).
+    /// end (it only picks the engine: the hits are the same). Returns, when the engine
+    /// answered it on the way, the length of the longest suffix of `hay` that is a
+    /// proper prefix of a keyword (see [`Prefilter::partial_start`]).
     pub(crate) fn find(
         &self,
         hay: &[u8],
         lower: &mut Vec<u8>,
         hits: &mut Vec<Hit>,
         dense_before: &mut bool,
-    ) {
-        let engine = if hay.len() < SMALL || self.keywords.is_none() {
-            &self.small
-        } else {
-            &self.keywords
-        };
-        match engine {
-            None => {}
-            Some(Keywords::Automaton { ac, long }) => {
-                hits.extend(
-                    ac.find_overlapping_iter(hay)
-                        .map(|m| (long[m.pattern().as_usize()], m.start())),
-                );
-            }
-            Some(Keywords::Teddy {
-                searchers,
-                three,
-                dense,
-            }) => {
+    ) -> Option<usize> {
+        let mut pending = None;
+        match (&self.keywords, &self.walk) {
+            (_, None) => pending = Some(0),
+            (Some(keywords), Some(_)) if hay.len() >= SMALL => {
+                let Keywords {
+                    searchers,
+                    three,
+                    dense,
+                } = keywords;
                 lowercase_into(hay, lower);
                 let mut dense_block = *dense_before;
                 let mut at = 0;
@@ -528,16 +614,22 @@ impl Prefilter {
                 }
                 *dense_before = dense_block;
             }
+            (_, Some(walk)) => pending = Some(walk.find(hay, hits)),
         }
         for (finder, k) in &self.short {
             hits.extend(finder.find_iter(hay).map(|h| (*k, h)));
         }
+        let short = hay
+            .last()
+            .is_some_and(|&b| self.short_first[usize::from(b.to_ascii_lowercase())]);
+        let pending = pending.map(|n| n.max(usize::from(short)));
         if let Some(ac) = &self.literals {
             hits.extend(
                 ac.find_overlapping_iter(hay)
                     .map(|m| (self.literal_base + m.pattern().as_u32(), m.start())),
             );
         }
+        pending
     }
 }
 
@@ -817,6 +909,31 @@ mod tests {
             prop_assert_eq!(tails.pending(text.as_bytes()), want);
             let forward = ForwardTails::new(patterns.iter().map(Vec::as_slice));
             prop_assert_eq!(forward.pending(text.as_bytes()), want);
+        }
+
+        /// The small-slice walk reports the hits of the Teddy path (on the same text
+        /// repeated past `SMALL`) and, from its end state, the brute-force pending length.
+        #[test]
+        fn walk_matches_teddy_and_brute_force(text in "[skSK_\\-ghpxoAIaz0-9.:/~Q ]{0,40}") {
+            static BUILT: std::sync::OnceLock<(Vec<Vec<u8>>, Prefilter)> = std::sync::OnceLock::new();
+            let (patterns, pre) = BUILT.get_or_init(|| {
+                let patterns = keywords();
+                let pre = Prefilter::new(&patterns, &[]).unwrap();
+                (patterns, pre)
+            });
+            let (mut lower, mut hits) = (Vec::new(), Vec::new());
+            let pending = pre.find(text.as_bytes(), &mut lower, &mut hits, &mut false);
+            prop_assert_eq!(pending, Some(pending_naive(patterns, text.as_bytes())));
+            let big = text.repeat(SMALL / text.len().max(1) + 1);
+            let (mut walked, mut teddy) = (Vec::new(), Vec::new());
+            pre.walk.as_ref().unwrap().find(big.as_bytes(), &mut walked);
+            for (finder, k) in &pre.short {
+                walked.extend(finder.find_iter(big.as_bytes()).map(|h| (*k, h)));
+            }
+            pre.find(big.as_bytes(), &mut lower, &mut teddy, &mut false);
+            walked.sort_unstable();
+            teddy.sort_unstable();
+            prop_assert_eq!(walked, teddy);
         }
     }
 }

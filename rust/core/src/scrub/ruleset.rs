@@ -126,6 +126,95 @@ pub(crate) struct BeforeRun {
     pub max: usize,
 }
 
+/// Every rule's `before` run, asked one question: how long is the run of some rule's
+/// class, no longer than that rule's `max`, that ends at a given offset? (A keyword that
+/// needs such a run before it may still arrive there.) Rules of one class share a run,
+/// bounded by their largest `max`; the runs of up to 64 classes are measured in one walk
+/// back, byte by byte, with a bit per class.
+#[derive(Debug, Default)]
+pub(crate) struct BeforeRuns {
+    groups: Vec<RunGroup>,
+}
+
+#[derive(Debug)]
+struct RunGroup {
+    /// Per byte: the classes it belongs to (bit `k`: class `k`).
+    member: Box<[u64; 256]>,
+    every: u64,
+    /// `over[n]`: the classes whose `max` is below `n` (a run of `n` is too long);
+    /// past its end, every class.
+    over: Vec<u64>,
+}
+
+impl BeforeRuns {
+    fn new(runs: impl Iterator<Item = BeforeRun>) -> BeforeRuns {
+        let mut classes: Vec<(ByteClass, usize)> = Vec::new();
+        for run in runs {
+            match classes.iter_mut().find(|(c, _)| c.0 == run.class.0) {
+                Some((_, max)) => *max = (*max).max(run.max),
+                None => classes.push((run.class, run.max)),
+            }
+        }
+        let groups = classes
+            .chunks(64)
+            .map(|group| {
+                let mut member = Box::new([0u64; 256]);
+                for (k, (class, _)) in group.iter().enumerate() {
+                    for b in 0..=255u8 {
+                        if class.contains(b) {
+                            member[usize::from(b)] |= 1 << k;
+                        }
+                    }
+                }
+                let longest = group.iter().map(|&(_, max)| max).max().unwrap_or(0);
+                let over = (0..=longest + 1)
+                    .map(|n| {
+                        group
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, &(_, max))| max < n)
+                            .fold(0u64, |m, (k, _)| m | 1 << k)
+                    })
+                    .collect();
+                RunGroup {
+                    member,
+                    every: u64::MAX >> (64 - group.len()),
+                    over,
+                }
+            })
+            .collect();
+        BeforeRuns { groups }
+    }
+
+    /// The longest run, of 1 byte or more, of some class ending at the end of `text`
+    /// and no longer than that class's `max`; 0 when there is none.
+    pub(crate) fn longest(&self, text: &[u8]) -> usize {
+        let mut best = 0;
+        for g in &self.groups {
+            let mut alive = g.every;
+            let mut n = 0;
+            for &b in text.iter().rev() {
+                let m = g.member[usize::from(b)];
+                if alive & !m != 0 && n > 0 {
+                    // Some class's run ends here, `n` bytes long (within its `max`:
+                    // the others were dropped).
+                    best = best.max(n);
+                }
+                alive &= m;
+                n += 1;
+                alive &= !g.over.get(n).copied().unwrap_or(u64::MAX);
+                if alive == 0 {
+                    break;
+                }
+            }
+            if alive != 0 {
+                best = best.max(n);
+            }
+        }
+        best
+    }
+}
+
 /// What verifies a keyword hit: the rule's pattern as an anchored DFA, and for rules
 /// with `secret…` groups the regex that locates the redacted span.
 #[derive(Debug)]
@@ -162,8 +251,8 @@ pub struct RuleSet {
     pub(crate) prefilter: Prefilter,
     /// For each keyword pattern of the prefilter, its rule (literal forms come after).
     pub(crate) keyword_rule: Vec<u32>,
-    /// Indices of rules with a `before` run.
-    pub(crate) before_rules: Vec<u32>,
+    /// The `before` runs of every rule, for the hold-back.
+    pub(crate) before_runs: BeforeRuns,
     /// Bytes kept before the emitted point (left guards, `before` runs, keyword overlap).
     pub(crate) context: usize,
     /// What a snapshot is bound to (see `snapshot`): a hash of every rule, literal
@@ -237,9 +326,7 @@ impl RuleSet {
             }
         }
         let prefilter = Prefilter::new(&keywords, &forms)?;
-        let before_rules: Vec<u32> = (0..rules.len() as u32)
-            .filter(|&i| rules[i as usize].before.is_some())
-            .collect();
+        let before_runs = BeforeRuns::new(rules.iter().filter_map(|r| r.before));
         let max_before = rules
             .iter()
             .filter_map(|r| r.before.map(|b| b.max))
@@ -250,7 +337,7 @@ impl RuleSet {
             literal_rule,
             prefilter,
             keyword_rule,
-            before_rules,
+            before_runs,
             context: max_before + 2,
             fingerprint: super::snapshot::fingerprint(&specs, literals, replacement),
         })
@@ -403,4 +490,46 @@ fn compile(spec: &RuleSpec, replacement: &str) -> Result<Rule, Error> {
         validator: spec.validator,
         replacement: render(replacement, id),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn run(class: &str, min: usize, max: usize) -> BeforeRun {
+        BeforeRun {
+            class: ByteClass::parse("t", "class", class).unwrap().unwrap(),
+            min,
+            max,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// One walk for every class answers as each rule's own run, counted byte by
+        /// byte, does: the longest run of 1 to `max` bytes of some rule's class.
+        #[test]
+        fn before_runs_longest_is_the_longest_run_within_max(text in "[0-9a-fA-Z_:. -]{0,40}") {
+            let runs = [
+                run("[0-9]", 8, 10),
+                run("[0-9a-f]", 32, 32),
+                run("[a-zA-Z0-9]", 14, 14),
+                run("[a-zA-Z0-9]", 76, 76),
+                run("[A-Za-z0-9_-]", 11, 11),
+                run("[a-f]", 2, 3),
+            ];
+            let text = text.as_bytes();
+            let want = runs
+                .iter()
+                .map(|r| text.iter().rev().take_while(|&&b| r.class.contains(b)).count())
+                .zip(&runs)
+                .filter(|&(n, r)| n >= 1 && n <= r.max)
+                .map(|(n, _)| n)
+                .max()
+                .unwrap_or(0);
+            prop_assert_eq!(BeforeRuns::new(runs.into_iter()).longest(text), want);
+        }
+    }
 }

@@ -88,6 +88,9 @@ pub struct Scrubber {
     pub(super) trails: Vec<Trail>,
     pub(super) eager_trail: Trail,
     pub(super) scratch: Vec<StateID>,
+    /// `(end, from, n)`: the last scan, of `from..end`, found that its last `n` bytes
+    /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
+    pub(super) pending: Option<(u64, u64, usize)>,
 }
 
 /// The states one candidate's DFA passed through, byte by byte: `states[i]` is the
@@ -131,6 +134,7 @@ impl Scrubber {
             trails: vec![Trail::default(); n],
             eager_trail: Trail::default(),
             scratch: Vec::new(),
+            pending: None,
         }
     }
 
@@ -281,8 +285,10 @@ impl Scrubber {
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
         let hay = &self.buf[(from - self.base) as usize..];
-        set.prefilter
+        let pending = set
+            .prefilter
             .find(hay, &mut self.lower, &mut hits, &mut self.dense);
+        self.pending = pending.map(|n| (end, from, n));
         // Each searcher reports in order; several interleave. In order, candidates are
         // appended (no search per hit): one check, and a sort only when it fails.
         if !hits.is_sorted_by_key(|&(p, at)| (at, p)) {
@@ -563,7 +569,14 @@ impl Scrubber {
     fn tail_hold(&mut self, end: u64) -> u64 {
         let set = Arc::clone(&self.set);
         let tail = &self.buf[(self.emitted - self.base) as usize..];
-        let mut hold = match set.prefilter.partial_start(tail) {
+        // The last scan's walk already knows how much of its end could be a keyword's
+        // start when it began at or after `emitted` (a scan starts where no keyword
+        // can straddle it, so nothing before its start is pending either).
+        let known = self
+            .pending
+            .filter(|&(at, from, _)| at == end && from >= self.emitted)
+            .map(|(_, _, n)| n);
+        let hold = match set.prefilter.partial_start(tail, known) {
             Some(j) => self.emitted + j as u64,
             None => end,
         };
@@ -572,16 +585,14 @@ impl Scrubber {
         if self.scanned == end {
             self.resume = Some((end, hold));
         }
-        for &r in &set.before_rules {
-            let before = set.rules[r as usize].before.expect("before rule");
-            for q in [end, hold] {
-                let run = self.run_before(q, &before.class, before.max + 1);
-                if run >= 1 && run <= before.max {
-                    hold = hold.min(q - run as u64);
-                }
-            }
-        }
-        hold.max(self.emitted)
+        // A keyword that needs a run of bytes before it may arrive at `end` or at any
+        // offset where a keyword may be arriving (all at or after `hold`). Such a run
+        // either starts at or after `hold`, or runs through it: then it starts where
+        // the run ending at `hold` does, and is no longer. So one run is measured.
+        let run = set
+            .before_runs
+            .longest(&self.buf[..(hold - self.base) as usize]);
+        (hold - run as u64).max(self.emitted)
     }
 
     /// Drop bytes no longer needed, keeping `context` bytes before `emitted`.
