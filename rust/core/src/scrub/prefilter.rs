@@ -15,7 +15,7 @@
 //! become a keyword.
 //! Literal forms are exact and have an automaton of their own.
 
-use aho_corasick::automaton::{Automaton, StateID};
+use aho_corasick::automaton::Automaton;
 use aho_corasick::packed::{self, MatchKind as PackedKind};
 use aho_corasick::{dfa, AhoCorasick, Anchored, MatchKind, Span};
 use memchr::memmem;
@@ -46,95 +46,170 @@ struct Keywords {
     dense: Box<Dense>,
 }
 
-/// The keywords of three bytes or more as one ASCII-case-insensitive DFA, walked a byte
-/// at a time with no setup: the engine for slices too small to repay Teddy's (a token
-/// delta), and for any slice when SIMD is missing. The state it ends in also answers
-/// the hold-back question of [`Tails`] for free: an Aho-Corasick state stands for the
+/// Every keyword as one ASCII-case-insensitive DFA of our own table, walked a byte at a
+/// time with no setup: the engine for slices too small to repay Teddy's (a token delta),
+/// and for any slice when SIMD is missing. The state it ends in also answers the
+/// hold-back question of [`Tails`] for free: an Aho-Corasick state stands for the
 /// longest suffix of the text read that is a prefix of some keyword, so the longest one
 /// that is a *proper* prefix is a property of the state, computed once per state here.
+///
+/// The table is taken from aho-corasick's DFA (which builds it) into a flat one of our
+/// own so that the loop is a class lookup and a table lookup per byte with the state
+/// in a register: through the crate's `Automaton` calls the state lived on the stack,
+/// a store and a reload on top of every lookup, and that was most of a delta's cost.
 #[derive(Debug)]
 struct Walk {
-    dfa: dfa::DFA,
-    /// The DFA's pattern `j` is keyword `long[j]`, of `len[j]` bytes.
-    long: Vec<u32>,
-    len: Vec<u32>,
-    /// Per state, sorted by ID: the length of the longest suffix of the text that led
-    /// there which is a proper prefix of a keyword (states not listed: 0).
-    pending: Vec<(StateID, u32)>,
+    /// Byte to column (ASCII case folded); column 0 is every byte no keyword holds,
+    /// which leads back to the start from any state.
+    class: [u8; 256],
+    columns: usize,
+    /// `next[state + column]`, states premultiplied by `columns`; states at
+    /// `first_match` and above end a keyword.
+    next: Vec<u32>,
+    first_match: u32,
+    /// Per state from `first_match` on (`(state - first_match) / columns`): the
+    /// keywords it ends, `(index, length)`.
+    ends: Vec<Vec<(u32, u32)>>,
+    /// Per state (`state / columns`): the length of the longest suffix of the text
+    /// that led there which is a proper prefix of a keyword.
+    pending: Vec<u32>,
+    /// The keywords shorter than three bytes (exact, case-sensitive) with their index,
+    /// checked where the walk reads their last byte (flagged in `short_last`).
+    short: Vec<(Vec<u8>, u32)>,
+    short_last: [bool; 256],
 }
 
 impl Walk {
-    fn new(keywords: &[Vec<u8>], long: Vec<u32>) -> Result<Walk, aho_corasick::BuildError> {
+    /// `long` are the keywords of three bytes or more, `short` the rest.
+    fn new(
+        keywords: &[Vec<u8>],
+        long: &[u32],
+        short: Vec<(Vec<u8>, u32)>,
+    ) -> Result<Walk, aho_corasick::BuildError> {
         let dfa = dfa::DFA::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
             .start_kind(aho_corasick::StartKind::Unanchored)
             .prefilter(false)
             .build(long.iter().map(|&i| &keywords[i as usize]))?;
-        let len = long
-            .iter()
-            .map(|&i| keywords[i as usize].len() as u32)
-            .collect();
-        // Depth of a state (the length of the suffix it stands for) is its distance from
-        // the start: breadth first over the bytes that occur in keywords (any other byte
-        // leads back to the start). A suffix of length `n` that is a proper prefix is
-        // one that some next byte extends to a state of depth `n + 1`, so a state's
-        // pending length is the deepest state one byte on, less one.
         let mut bytes: Vec<u8> = long
             .iter()
             .flat_map(|&i| keywords[i as usize].iter().map(u8::to_ascii_lowercase))
             .collect();
         bytes.sort_unstable();
         bytes.dedup();
+        let mut class = [0u8; 256];
+        for (c, &b) in bytes.iter().enumerate() {
+            let c = u8::try_from(c + 1).expect("at most 255 distinct lowercased bytes");
+            class[usize::from(b)] = c;
+            class[usize::from(b.to_ascii_uppercase())] = c;
+        }
+        let columns = bytes.len() + 1;
+        // Every state, breadth first over the bytes that occur in keywords; its depth
+        // (the length of the suffix it stands for) is its distance from the start.
         let start = dfa
             .start_state(Anchored::No)
             .expect("an unanchored start state");
+        let mut states = vec![start];
         let mut depth = std::collections::HashMap::from([(start, 0u32)]);
-        let mut queue = std::collections::VecDeque::from([start]);
-        let mut pending = Vec::new();
-        while let Some(sid) = queue.pop_front() {
-            let d = depth[&sid];
-            let mut deepest = 0;
+        let mut k = 0;
+        while k < states.len() {
+            let d = depth[&states[k]];
             for &b in &bytes {
-                let next = dfa.next_state(Anchored::No, sid, b);
-                let n = *depth.entry(next).or_insert_with(|| {
-                    queue.push_back(next);
+                let next = dfa.next_state(Anchored::No, states[k], b);
+                depth.entry(next).or_insert_with(|| {
+                    states.push(next);
                     d + 1
                 });
-                deepest = deepest.max(n);
             }
-            if deepest > 1 {
-                pending.push((sid, deepest - 1));
-            }
+            k += 1;
         }
-        pending.sort_unstable();
+        // Ours: the start first, states that end a keyword last.
+        states[1..].sort_by_key(|&s| dfa.is_match(s));
+        let first_match = states
+            .iter()
+            .position(|&s| dfa.is_match(s))
+            .unwrap_or(states.len());
+        let ours: std::collections::HashMap<_, u32> = states
+            .iter()
+            .enumerate()
+            .map(|(k, &s)| (s, (k * columns) as u32))
+            .collect();
+        let mut next = Vec::with_capacity(states.len() * columns);
+        let mut pending = Vec::with_capacity(states.len());
+        for &s in &states {
+            next.push(0);
+            // A suffix of length `n` is a proper prefix when some next byte extends it
+            // to a state of depth `n + 1`: the deepest state one byte on, less one.
+            let mut deepest = 0;
+            for &b in &bytes {
+                let t = dfa.next_state(Anchored::No, s, b);
+                next.push(ours[&t]);
+                deepest = deepest.max(depth[&t]);
+            }
+            pending.push(deepest.saturating_sub(1));
+        }
+        let ends = states[first_match..]
+            .iter()
+            .map(|&s| {
+                (0..dfa.match_len(s))
+                    .map(|m| {
+                        let k = long[dfa.match_pattern(s, m).as_usize()];
+                        (k, keywords[k as usize].len() as u32)
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut short_last = [false; 256];
+        for (k, _) in &short {
+            short_last[usize::from(k[k.len() - 1])] = true;
+        }
         Ok(Walk {
-            dfa,
-            long,
-            len,
+            class,
+            columns,
+            next,
+            first_match: (first_match * columns) as u32,
+            ends,
             pending,
+            short,
+            short_last,
         })
     }
 
     /// Append the hits of `hay`; returns the longest suffix of `hay` that is a proper
     /// prefix of one of these keywords.
     fn find(&self, hay: &[u8], hits: &mut Vec<Hit>) -> usize {
-        let dfa = &self.dfa;
-        let mut sid = dfa
-            .start_state(Anchored::No)
-            .expect("an unanchored start state");
+        let mut state = 0u32;
         for (i, &b) in hay.iter().enumerate() {
-            sid = dfa.next_state(Anchored::No, sid, b);
-            if dfa.is_special(sid) && dfa.is_match(sid) {
-                for m in 0..dfa.match_len(sid) {
-                    let j = dfa.match_pattern(sid, m).as_usize();
-                    hits.push((self.long[j], i + 1 - self.len[j] as usize));
-                }
+            state = self.next[state as usize + usize::from(self.class[usize::from(b)])];
+            if state >= self.first_match {
+                self.ends(state, i, hits);
+            }
+            if self.short_last[usize::from(b)] {
+                self.short(hay, i, hits);
             }
         }
-        match self.pending.binary_search_by_key(&sid, |&(s, _)| s) {
-            Ok(k) => self.pending[k].1 as usize,
-            Err(_) => 0,
+        self.pending[state as usize / self.columns] as usize
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn ends(&self, state: u32, i: usize, hits: &mut Vec<Hit>) {
+        let k = (state - self.first_match) as usize / self.columns;
+        hits.extend(
+            self.ends[k]
+                .iter()
+                .map(|&(k, len)| (k, i + 1 - len as usize)),
+        );
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn short(&self, hay: &[u8], i: usize, hits: &mut Vec<Hit>) {
+        for (k, index) in &self.short {
+            if hay[..=i].ends_with(k) {
+                hits.push((*index, i + 1 - k.len()));
+            }
         }
     }
 }
@@ -223,8 +298,8 @@ pub(crate) struct Prefilter {
     /// Every pattern, ASCII-lowercased when it is a keyword, as given when a literal.
     patterns: Vec<Vec<u8>>,
     keywords: Option<Keywords>,
-    /// The same keywords (of three bytes or more) as a DFA, for small slices.
-    walk: Option<Walk>,
+    /// The same keywords as a DFA, for small slices.
+    walk: Walk,
     /// Keywords shorter than a signature: exact, case-sensitive.
     short: Vec<(memmem::Finder<'static>, u32)>,
     /// The first bytes of those (ASCII-lowercased, as [`Tails`] folds them).
@@ -476,11 +551,11 @@ impl Prefilter {
             .filter(|&i| keywords[i as usize].len() >= 3)
             .collect();
         let has_long = !long.is_empty();
-        let walk = if has_long {
-            Some(Walk::new(keywords, long).map_err(err)?)
-        } else {
-            None
-        };
+        let short_keywords = short
+            .iter()
+            .map(|&(_, i)| (keywords[i as usize].clone(), i))
+            .collect();
+        let walk = Walk::new(keywords, &long, short_keywords).map_err(err)?;
         let keywords_index =
             if has_long && (!searchers.is_empty() || (sigs.is_empty() && three.is_some())) {
                 let owners: Vec<&Owners> = searchers
@@ -574,9 +649,8 @@ impl Prefilter {
         dense_before: &mut bool,
     ) -> Option<usize> {
         let mut pending = None;
-        match (&self.keywords, &self.walk) {
-            (_, None) => pending = Some(0),
-            (Some(keywords), Some(_)) if hay.len() >= SMALL => {
+        match &self.keywords {
+            Some(keywords) if hay.len() >= SMALL => {
                 let Keywords {
                     searchers,
                     three,
@@ -613,16 +687,18 @@ impl Prefilter {
                     at = to;
                 }
                 *dense_before = dense_block;
+                for (finder, k) in &self.short {
+                    hits.extend(finder.find_iter(hay).map(|h| (*k, h)));
+                }
             }
-            (_, Some(walk)) => pending = Some(walk.find(hay, hits)),
+            _ => {
+                // As `Tails` does, the short keywords' first bytes count case-folded.
+                let short = hay
+                    .last()
+                    .is_some_and(|&b| self.short_first[usize::from(b.to_ascii_lowercase())]);
+                pending = Some(self.walk.find(hay, hits).max(usize::from(short)));
+            }
         }
-        for (finder, k) in &self.short {
-            hits.extend(finder.find_iter(hay).map(|h| (*k, h)));
-        }
-        let short = hay
-            .last()
-            .is_some_and(|&b| self.short_first[usize::from(b.to_ascii_lowercase())]);
-        let pending = pending.map(|n| n.max(usize::from(short)));
         if let Some(ac) = &self.literals {
             hits.extend(
                 ac.find_overlapping_iter(hay)
@@ -926,10 +1002,7 @@ mod tests {
             prop_assert_eq!(pending, Some(pending_naive(patterns, text.as_bytes())));
             let big = text.repeat(SMALL / text.len().max(1) + 1);
             let (mut walked, mut teddy) = (Vec::new(), Vec::new());
-            pre.walk.as_ref().unwrap().find(big.as_bytes(), &mut walked);
-            for (finder, k) in &pre.short {
-                walked.extend(finder.find_iter(big.as_bytes()).map(|h| (*k, h)));
-            }
+            pre.walk.find(big.as_bytes(), &mut walked);
             pre.find(big.as_bytes(), &mut lower, &mut teddy, &mut false);
             walked.sort_unstable();
             teddy.sort_unstable();

@@ -281,14 +281,20 @@ impl Scrubber {
         }
         .max(self.base)
         .max(self.emitted);
-        let set = Arc::clone(&self.set);
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
         let hay = &self.buf[(from - self.base) as usize..];
-        let pending = set
+        let pending = self
+            .set
             .prefilter
             .find(hay, &mut self.lower, &mut hits, &mut self.dense);
         self.pending = pending.map(|n| (end, from, n));
+        let scanned = std::mem::replace(&mut self.scanned, end);
+        if hits.is_empty() {
+            self.hits = hits;
+            return;
+        }
+        let set = Arc::clone(&self.set);
         // Each searcher reports in order; several interleave. In order, candidates are
         // appended (no search per hit): one check, and a sort only when it fails.
         if !hits.is_sorted_by_key(|&(p, at)| (at, p)) {
@@ -298,7 +304,7 @@ impl Scrubber {
         for &(pattern, at) in &hits {
             let hit = from + at as u64;
             let stop = hit + set.prefilter.pattern(pattern).len() as u64;
-            if stop <= self.scanned {
+            if stop <= scanned {
                 continue;
             }
             if set.prefilter.is_keyword(pattern) {
@@ -319,7 +325,6 @@ impl Scrubber {
             }
         }
         self.hits = hits;
-        self.scanned = end;
     }
 
     fn add_keyword_candidate(&mut self, rule_ix: u32, hit: u64, keyword_len: usize) {
@@ -567,7 +572,7 @@ impl Scrubber {
     /// The earliest offset from which the tail could still become part of a credential
     /// (`end` when it cannot).
     fn tail_hold(&mut self, end: u64) -> u64 {
-        let set = Arc::clone(&self.set);
+        let set = &self.set;
         let tail = &self.buf[(self.emitted - self.base) as usize..];
         // The last scan's walk already knows how much of its end could be a keyword's
         // start when it began at or after `emitted` (a scan starts where no keyword
@@ -582,9 +587,7 @@ impl Scrubber {
         };
         // A keyword hit starting before `emitted` starts no candidate, so the next scan
         // need not look before `hold`.
-        if self.scanned == end {
-            self.resume = Some((end, hold));
-        }
+        let resume = (self.scanned == end).then_some((end, hold));
         // A keyword that needs a run of bytes before it may arrive at `end` or at any
         // offset where a keyword may be arriving (all at or after `hold`). Such a run
         // either starts at or after `hold`, or runs through it: then it starts where
@@ -592,6 +595,9 @@ impl Scrubber {
         let run = set
             .before_runs
             .longest(&self.buf[..(hold - self.base) as usize]);
+        if resume.is_some() {
+            self.resume = resume;
+        }
         (hold - run as u64).max(self.emitted)
     }
 
