@@ -746,10 +746,10 @@ fn has_at(hay: &[u8], at: usize, pattern: &[u8]) -> bool {
 /// `dst = hay` with ASCII letters lowercased; written so that it vectorizes.
 fn lowercase_into(hay: &[u8], dst: &mut Vec<u8>) {
     dst.clear();
-    dst.resize(hay.len(), 0);
-    for (d, &b) in dst.iter_mut().zip(hay) {
-        *d = b | (u8::from(b.wrapping_sub(b'A') < 26) << 5);
-    }
+    dst.extend(
+        hay.iter()
+            .map(|&b| b | (u8::from(b.wrapping_sub(b'A') < 26) << 5)),
+    );
 }
 
 /// The order in which to hand `sigs` (all of one length) to Teddy so that signatures
