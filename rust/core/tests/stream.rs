@@ -84,6 +84,39 @@ fn d3_partial_keyword_is_held_then_released() {
     assert_eq!(s.held(), 0);
 }
 
+/// A run that a mid-string keyword may still follow is held, and only that run: 32 hex
+/// digits (`…-us1` would make a Mailchimp key) are held, a 33rd cannot start one and
+/// `-u` after them extends the hold; a space releases everything.
+#[test]
+fn d3_run_before_a_mid_string_keyword_is_held_then_released() {
+    let mut s = Scrubber::new(set());
+    let mut out = Vec::new();
+    let hex = "a8c78fb9b8e81f6b858abf27d74cbd7c";
+    s.feed(format!("key {hex}").as_bytes(), &mut out);
+    assert_eq!(out, b"key ");
+    assert_eq!(s.held(), 32);
+    s.feed(b"-u", &mut out);
+    assert_eq!((out.len(), s.held()), (4, 34));
+    s.feed(b"x ", &mut out);
+    assert_eq!(out, format!("key {hex}-ux ").as_bytes());
+    assert_eq!(s.held(), 0);
+    // 33 hex digits could still precede an Azure DevOps token's `AZDO` (76 letters and
+    // digits); 80 are too many for every rule: only the last byte is held (`f` may
+    // start a keyword), not the run before it.
+    let mut s = Scrubber::new(set());
+    let mut out = Vec::new();
+    s.feed(format!("key 0{hex}").as_bytes(), &mut out);
+    assert_eq!(s.held(), 33);
+    let long = format!("key 0123456789{hex}{hex}abcdef");
+    let mut s = Scrubber::new(set());
+    let mut out = Vec::new();
+    s.feed(long.as_bytes(), &mut out);
+    assert_eq!(
+        (&out[..], s.held()),
+        (&long.as_bytes()[..long.len() - 1], 1)
+    );
+}
+
 #[test]
 fn d3_dead_candidate_is_released_at_once() {
     let mut s = Scrubber::new(set());
