@@ -48,7 +48,7 @@ struct Keywords {
 
 /// Every keyword as one ASCII-case-insensitive DFA of our own table, walked a byte at a
 /// time with no setup: the engine for slices too small to repay Teddy's (a token delta),
-/// and for any slice when SIMD is missing. The state it ends in also answers the
+/// for stretches of dense hits (see [`Dense`]), and for any slice when SIMD is missing. The state it ends in also answers the
 /// hold-back question of [`Tails`] for free: an Aho-Corasick state stands for the
 /// longest suffix of the text read that is a prefix of some keyword, so the longest one
 /// that is a *proper* prefix is a property of the state, computed once per state here.
@@ -176,28 +176,45 @@ impl Walk {
         })
     }
 
-    /// Append the hits of `hay`; returns the longest suffix of `hay` that is a proper
-    /// prefix of one of these keywords.
-    fn find(&self, hay: &[u8], hits: &mut Vec<Hit>) -> usize {
+    /// Walk `hay` from the start; `end(state, i)` where byte `i` ends a keyword in
+    /// `state`. Returns the state it ends in.
+    #[inline(always)]
+    fn run(&self, hay: &[u8], mut end: impl FnMut(u32, usize)) -> u32 {
         let mut state = 0u32;
         for (i, &b) in hay.iter().enumerate() {
             state = self.next[state as usize + usize::from(self.class[usize::from(b)])];
             if state >= self.first_match {
-                self.ends(state, i, hits);
+                end(state, i);
             }
-            if self.short_last[usize::from(b)] {
-                self.short(hay, i, hits);
+        }
+        state
+    }
+
+    /// The keywords `state` ends, `(index, length)`.
+    fn ends(&self, state: u32) -> &[(u32, u32)] {
+        &self.ends[(state - self.first_match) as usize / self.columns]
+    }
+
+    /// Append the hits of `hay`; returns the longest suffix of `hay` that is a proper
+    /// prefix of one of these keywords.
+    fn find(&self, hay: &[u8], hits: &mut Vec<Hit>) -> usize {
+        let state = self.run(hay, |state, i| self.push_ends(state, i, hits));
+        if !self.short.is_empty() {
+            for (i, &b) in hay.iter().enumerate() {
+                if self.short_last[usize::from(b)] {
+                    self.short(hay, i, hits);
+                }
             }
         }
         self.pending[state as usize / self.columns] as usize
     }
 
+    // Out of line and cold, here and below: the walk's loop keeps its state in a register.
     #[cold]
     #[inline(never)]
-    fn ends(&self, state: u32, i: usize, hits: &mut Vec<Hit>) {
-        let k = (state - self.first_match) as usize / self.columns;
+    fn push_ends(&self, state: u32, i: usize, hits: &mut Vec<Hit>) {
         hits.extend(
-            self.ends[k]
+            self.ends(state)
                 .iter()
                 .map(|&(k, len)| (k, i + 1 - len as usize)),
         );
@@ -216,8 +233,8 @@ impl Walk {
 
 /// Where keyword hits are dense (a storm of `sk-sk-…`, `AAAA…`), every Teddy pass stops
 /// at nearly every byte, and each stop costs a restart of the search (40-80 ns). There
-/// the keywords of three bytes or more run as one DFA over the lowercased text instead,
-/// a table step per byte whatever the number of hits. The text is taken in blocks (of
+/// the keywords of three bytes or more run as one DFA over the lowercased text instead
+/// (the [`Walk`]'s table), a table step per byte whatever the number of hits. The text is taken in blocks (of
 /// [`BLOCK`] bytes for the DFA, four times that for Teddy, whose calls have a cost of
 /// their own); a block after one with [`DENSE_HITS`] hits per [`BLOCK`] bytes or more
 /// goes through the DFA, any other through Teddy (at sparser hits Teddy is faster),
@@ -226,13 +243,9 @@ impl Walk {
 /// whichever engine a block used.
 #[derive(Debug)]
 struct Dense {
-    dfa: dfa::DFA,
-    /// The DFA's pattern `j` is keyword `keyword[j]`, found by the signature at
-    /// `offset[j]` in it.
-    keyword: Vec<u32>,
+    /// Per keyword (of three bytes or more), the offset of its signature in it.
     offset: Vec<u32>,
-    len: Vec<u32>,
-    /// Length of the longest keyword it holds.
+    /// Length of the longest keyword.
     longest: usize,
 }
 
@@ -240,52 +253,31 @@ const BLOCK: usize = 4096;
 const DENSE_HITS: usize = BLOCK / 8;
 
 impl Dense {
-    fn new(patterns: &[Vec<u8>], owners: &[&Owners]) -> Result<Dense, aho_corasick::BuildError> {
-        let (mut keyword, mut offset) = (Vec::new(), Vec::new());
+    fn new(patterns: &[Vec<u8>], owners: &[&Owners]) -> Dense {
+        let mut offset = vec![0; patterns.len()];
+        let mut longest = 1;
         for &(k, off) in owners.iter().copied().flatten() {
-            keyword.push(k);
-            offset.push(off as u32);
+            offset[k as usize] = off as u32;
+            longest = longest.max(patterns[k as usize].len());
         }
-        let dfa = dfa::DFA::builder()
-            .match_kind(MatchKind::Standard)
-            .start_kind(aho_corasick::StartKind::Unanchored)
-            .prefilter(false)
-            .build(keyword.iter().map(|&k| &patterns[k as usize]))?;
-        let len: Vec<u32> = keyword
-            .iter()
-            .map(|&k| patterns[k as usize].len() as u32)
-            .collect();
-        let longest = len.iter().max().map_or(1, |&l| l as usize);
-        Ok(Dense {
-            dfa,
-            keyword,
-            offset,
-            len,
-            longest,
-        })
+        Dense { offset, longest }
     }
 
-    /// Append the hits of `lower` whose signature starts in `at..to`.
-    fn find(&self, lower: &[u8], at: usize, to: usize, hits: &mut Vec<Hit>) {
+    /// Append the hits of `lower` whose signature starts in `at..to`, found by `walk`
+    /// (which holds the same keywords).
+    fn find(&self, walk: &Walk, lower: &[u8], at: usize, to: usize, hits: &mut Vec<Hit>) {
         let from = at.saturating_sub(self.longest - 1);
         let stop = (to + self.longest - 1).min(lower.len());
-        let dfa = &self.dfa;
-        let mut sid = dfa
-            .start_state(Anchored::No)
-            .expect("an unanchored start state");
-        for (i, &b) in lower[from..stop].iter().enumerate() {
-            sid = dfa.next_state(Anchored::No, sid, b);
-            if dfa.is_special(sid) && dfa.is_match(sid) {
-                let end = from + i + 1;
-                for m in 0..dfa.match_len(sid) {
-                    let j = dfa.match_pattern(sid, m).as_usize();
-                    let h = end - self.len[j] as usize;
-                    if (at..to).contains(&(h + self.offset[j] as usize)) {
-                        hits.push((self.keyword[j], h));
-                    }
+        // Inline: here nearly every byte ends a keyword.
+        walk.run(&lower[from..stop], |state, i| {
+            let end = from + i + 1;
+            for &(k, len) in walk.ends(state) {
+                let h = end - len as usize;
+                if (at..to).contains(&(h + self.offset[k as usize] as usize)) {
+                    hits.push((k, h));
                 }
             }
-        }
+        });
     }
 }
 
@@ -563,7 +555,7 @@ impl Prefilter {
                     .chain(&three)
                     .flat_map(|(_, by_sig)| by_sig)
                     .collect();
-                let dense = Box::new(Dense::new(&patterns, &owners).map_err(err)?);
+                let dense = Box::new(Dense::new(&patterns, &owners));
                 Some(Keywords {
                     searchers,
                     three,
@@ -665,7 +657,7 @@ impl Prefilter {
                     let to = (at + size).min(hay.len());
                     let before = hits.len();
                     if dense_block {
-                        dense.find(lower, at, to, hits);
+                        dense.find(&self.walk, lower, at, to, hits);
                     } else {
                         // Signatures starting in `at..to`: the span ends a signature
                         // length, less one, later.
@@ -971,6 +963,32 @@ mod tests {
             order.dedup();
             assert_eq!(order, (0..n).collect::<Vec<_>>(), "{n} signatures");
         }
+    }
+
+    /// A storm of each keyword (a hit every few bytes: Teddy for the first block, the
+    /// dense engine after it when the hits come at least every 8 bytes) reports exactly
+    /// the hits of the plain walk.
+    #[test]
+    fn dense_blocks_report_the_hits_of_the_walk() {
+        let patterns = keywords();
+        let pre = Prefilter::new(&patterns, &[]).unwrap();
+        let mut lower = Vec::new();
+        let mut dense_storms = 0;
+        for k in &patterns {
+            let storm = k.repeat(3 * BLOCK / k.len() + 1);
+            let (mut found, mut walked) = (Vec::new(), Vec::new());
+            let mut dense = false;
+            pre.find(&storm, &mut lower, &mut found, &mut dense);
+            dense_storms += usize::from(dense);
+            pre.walk.find(&storm, &mut walked);
+            found.sort_unstable();
+            walked.sort_unstable();
+            assert_eq!(found, walked, "{:?}", String::from_utf8_lossy(k));
+        }
+        assert!(
+            dense_storms > patterns.len() / 2,
+            "{dense_storms} storms went dense"
+        );
     }
 
     proptest! {
