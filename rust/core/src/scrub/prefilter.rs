@@ -48,10 +48,11 @@ struct Keywords {
 
 /// Every keyword as one ASCII-case-insensitive DFA of our own table, walked a byte at a
 /// time with no setup: the engine for slices too small to repay Teddy's (a token delta),
-/// for stretches of dense hits (see [`Dense`]), and for any slice when SIMD is missing. The state it ends in also answers the
-/// hold-back question of [`Tails`] for free: an Aho-Corasick state stands for the
-/// longest suffix of the text read that is a prefix of some keyword, so the longest one
-/// that is a *proper* prefix is a property of the state, computed once per state here.
+/// for stretches of dense hits (see [`Dense`]), and for any slice when SIMD is missing.
+/// The state it ends in also answers the hold-back question of [`Tails`] for free: an
+/// Aho-Corasick state stands for the longest suffix of the text read that is a prefix
+/// of some keyword, so the longest one that is a *proper* prefix is a property of the
+/// state, computed once per state here.
 ///
 /// The table is taken from aho-corasick's DFA (which builds it) into a flat one of our
 /// own so that the loop is a class lookup and a table lookup per byte with the state
@@ -81,17 +82,14 @@ struct Walk {
 
 impl Walk {
     /// `long` are the keywords of three bytes or more, `short` the rest.
-    fn new(
-        keywords: &[Vec<u8>],
-        long: &[u32],
-        short: Vec<(Vec<u8>, u32)>,
-    ) -> Result<Walk, aho_corasick::BuildError> {
+    fn new(keywords: &[Vec<u8>], long: &[u32], short: Vec<(Vec<u8>, u32)>) -> Result<Walk, String> {
         let dfa = dfa::DFA::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
             .start_kind(aho_corasick::StartKind::Unanchored)
             .prefilter(false)
-            .build(long.iter().map(|&i| &keywords[i as usize]))?;
+            .build(long.iter().map(|&i| &keywords[i as usize]))
+            .map_err(|e| e.to_string())?;
         let mut bytes: Vec<u8> = long
             .iter()
             .flat_map(|&i| keywords[i as usize].iter().map(u8::to_ascii_lowercase))
@@ -105,6 +103,10 @@ impl Walk {
             class[usize::from(b.to_ascii_uppercase())] = c;
         }
         let columns = bytes.len() + 1;
+        let id = |k: usize| {
+            u32::try_from(k * columns)
+                .map_err(|_| "too many keyword bytes for one table".to_string())
+        };
         // Every state, breadth first over the bytes that occur in keywords; its depth
         // (the length of the suffix it stands for) is its distance from the start.
         let start = dfa
@@ -130,11 +132,11 @@ impl Walk {
             .iter()
             .position(|&s| dfa.is_match(s))
             .unwrap_or(states.len());
-        let ours: std::collections::HashMap<_, u32> = states
+        let ours = states
             .iter()
             .enumerate()
-            .map(|(k, &s)| (s, (k * columns) as u32))
-            .collect();
+            .map(|(k, &s)| Ok((s, id(k)?)))
+            .collect::<Result<std::collections::HashMap<_, u32>, String>>()?;
         let mut next = Vec::with_capacity(states.len() * columns);
         let mut pending = Vec::with_capacity(states.len());
         for &s in &states {
@@ -168,7 +170,7 @@ impl Walk {
             class,
             columns,
             next,
-            first_match: (first_match * columns) as u32,
+            first_match: id(first_match)?,
             ends,
             pending,
             short,
@@ -547,7 +549,9 @@ impl Prefilter {
             .iter()
             .map(|&(_, i)| (keywords[i as usize].clone(), i))
             .collect();
-        let walk = Walk::new(keywords, &long, short_keywords).map_err(err)?;
+        let walk = Walk::new(keywords, &long, short_keywords).map_err(|e| Error::Config {
+            reason: format!("keyword prefilter: {e}"),
+        })?;
         let keywords_index =
             if has_long && (!searchers.is_empty() || (sigs.is_empty() && three.is_some())) {
                 let owners: Vec<&Owners> = searchers

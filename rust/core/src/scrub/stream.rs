@@ -587,7 +587,9 @@ impl Scrubber {
         };
         // A keyword hit starting before `emitted` starts no candidate, so the next scan
         // need not look before `hold`.
-        let resume = (self.scanned == end).then_some((end, hold));
+        if self.scanned == end {
+            self.resume = Some((end, hold));
+        }
         // A keyword that needs a run of bytes before it may arrive at `end` or at any
         // offset where a keyword may be arriving (all at or after `hold`). Such a run
         // either starts at or after `hold`, or runs through it: then it starts where
@@ -595,9 +597,6 @@ impl Scrubber {
         let run = set
             .before_runs
             .longest(&self.buf[..(hold - self.base) as usize]);
-        if resume.is_some() {
-            self.resume = resume;
-        }
         (hold - run as u64).max(self.emitted)
     }
 
