@@ -327,6 +327,38 @@ proptest! {
     }
 }
 
+/// Counts whose sum does not fit a `u64` (each one in range) are refused, and a restored
+/// scrubber reports the sum of the counts it was given.
+#[test]
+fn k7_forged_counts_that_overflow_are_refused() {
+    let set = full_set();
+    let mut s = Scrubber::new(Arc::clone(&set));
+    let mut out = Vec::new();
+    s.feed(
+        b"a correct-horse-battery b ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5 AKIAQ3ZP7XK2M5RT9WLA ",
+        &mut out,
+    );
+    let fired = s.counts().filter(|&(_, n)| n > 0).count();
+    assert!(fired >= 2 && s.redactions() >= 2);
+    let snap = s.snapshot();
+    let restored = Scrubber::restore(&snap, Arc::clone(&set)).unwrap();
+    assert_eq!(restored.redactions(), s.redactions());
+    // The counts: the number of rules, the number that fired, then (u32 rule, u64 n).
+    let rules = s.counts().count() as u64;
+    let head = [rules.to_le_bytes(), (fired as u64).to_le_bytes()].concat();
+    let at = snap
+        .windows(16)
+        .position(|w| w == head)
+        .expect("the counts")
+        + 16;
+    let mut forged = snap.clone();
+    for k in 0..fired {
+        let n = at + k * 12 + 4;
+        forged[n..n + 8].copy_from_slice(&(u64::MAX / 2 + 1).to_le_bytes());
+    }
+    assert!(refusal(&resealed(forged), &set).contains("counts overflow"));
+}
+
 #[test]
 fn k7_forged_offsets_are_refused() {
     let snap = busy_snapshot();

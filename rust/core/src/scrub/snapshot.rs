@@ -295,6 +295,10 @@ fn read_body(r: &mut Reader<'_>, set: Arc<RuleSet>) -> Result<Scrubber, Error> {
         counts[rule as usize] = n;
         last = Some(rule);
     }
+    let total = counts
+        .iter()
+        .try_fold(0u64, |t, &n| t.checked_add(n))
+        .ok_or_else(|| bad("counts overflow"))?;
     let n_cands = r.u64()?;
     // Each candidate takes at least 22 bytes: a count beyond that is a lie, not a reason
     // to allocate.
@@ -361,6 +365,7 @@ fn read_body(r: &mut Reader<'_>, set: Arc<RuleSet>) -> Result<Scrubber, Error> {
     s.swallow = swallow;
     s.resume = resume;
     s.counts = counts;
+    s.total = total;
     s.work = work;
     Ok(s)
 }

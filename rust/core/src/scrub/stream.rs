@@ -75,6 +75,8 @@ pub struct Scrubber {
     /// starts there rather than a whole keyword length back.
     pub(super) resume: Option<(u64, u64)>,
     pub(super) counts: Vec<u64>,
+    /// The sum of `counts` (read once per row by `feed_rows`).
+    pub(super) total: u64,
     pub(super) work: u64,
     pub(super) hits: Vec<Hit>,
     pub(super) lower: Vec<u8>,
@@ -126,6 +128,7 @@ impl Scrubber {
             swallow: None,
             resume: None,
             counts: vec![0; n],
+            total: 0,
             work: 0,
             hits: Vec::new(),
             lower: Vec::new(),
@@ -193,7 +196,7 @@ impl Scrubber {
 
     /// Redactions applied so far, all rules together.
     pub fn redactions(&self) -> u64 {
-        self.counts.iter().sum()
+        self.total
     }
 
     /// Redactions applied so far, per rule, in the rule set's order.
@@ -455,6 +458,7 @@ impl Scrubber {
             out.extend_from_slice(&self.set.rules[label as usize].replacement);
             out.extend_from_slice(self.slice(span.1, stop));
             self.counts[label as usize] += 1;
+            self.total += 1;
             self.emitted = stop;
             let cut = self.cands.partition_point(|x| x.start < stop);
             self.cands.drain(..cut);
