@@ -588,7 +588,13 @@ impl Prefilter {
                 while at < hay.len() {
                     // Teddy takes four blocks at once: each call has a cost of its own.
                     let size = if dense_block { BLOCK } else { 4 * BLOCK };
-                    let to = (at + size).min(hay.len());
+                    let mut to = (at + size).min(hay.len());
+                    // A remainder too short to judge density by (the few bytes a scan
+                    // overlaps the last one by) goes with this block: alone, its
+                    // handful of hits would pass the next slice to Teddy.
+                    if hay.len() - to < BLOCK / 4 {
+                        to = hay.len();
+                    }
                     let before = hits.len();
                     if dense_block {
                         dense.find(lower, at, to, hits);
