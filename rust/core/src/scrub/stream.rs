@@ -30,6 +30,9 @@ const EAGER: u64 = 8;
 /// rule's trail (see [`Trail`]).
 const WARM: u64 = 32;
 
+/// The longest path a [`Memo`] keeps.
+const MEMO: usize = 512;
+
 /// How a candidate ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Fate {
@@ -87,6 +90,8 @@ pub struct Scrubber {
     /// one (see [`Trail`]).
     pub(super) trails: Vec<Trail>,
     pub(super) eager_trail: Trail,
+    /// Per rule, the bytes of the last candidate whose DFA died (see [`Memo`]).
+    pub(super) memos: Vec<Memo>,
     pub(super) scratch: Vec<StateID>,
     /// `(end, from, n)`: the last scan, of `from..end`, found that its last `n` bytes
     /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
@@ -113,6 +118,19 @@ pub(super) struct Trail {
     last_match: Option<(u64, Option<u64>)>,
 }
 
+/// The bytes one candidate's DFA read from its start up to the byte that killed it, and
+/// the match end it had then (from its start). A later candidate of the same rule that
+/// starts with the same bytes runs the same DFA from the same start state: it dies at
+/// the same byte with the same match, and takes that outcome after one comparison
+/// instead of a DFA step per byte. In a storm every candidate reads what the one before
+/// it read (`TOKENTOKEN…`: each lives ~37 bytes through a counted repetition, whose
+/// states differ by the count, so no [`Trail`] is ever joined).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Memo {
+    bytes: Vec<u8>,
+    best: Option<u64>,
+}
+
 impl Scrubber {
     pub fn new(set: Arc<RuleSet>) -> Scrubber {
         let n = set.rules.len();
@@ -133,6 +151,7 @@ impl Scrubber {
             dense: false,
             trails: vec![Trail::default(); n],
             eager_trail: Trail::default(),
+            memos: vec![Memo::default(); n],
             scratch: Vec::new(),
             pending: None,
         }
@@ -359,7 +378,8 @@ impl Scrubber {
         // (`eyJeyJ…`), and the bytes would be fed for nothing. Either way the candidate
         // is decided alike; this only chooses when.
         if start >= self.eager_from {
-            let limit = (hit + keyword_len as u64 + EAGER).min(self.end());
+            let known = self.end();
+            let limit = (hit + keyword_len as u64 + EAGER).min(known);
             // A trail no one joins (nothing is recorded): the rule's is kept for the
             // candidates in the queue.
             let trail = &mut self.eager_trail;
@@ -370,9 +390,9 @@ impl Scrubber {
                 &self.buf,
                 self.base,
                 &mut c,
-                trail,
+                (trail, &mut self.memos[rule_ix as usize]),
                 &mut self.scratch,
-                limit,
+                (limit, known),
                 false,
             );
             match c.fate {
@@ -551,14 +571,15 @@ impl Scrubber {
         let c = &mut self.cands[i];
         if c.fate == Fate::Live {
             let trail = &mut self.trails[c.rule as usize];
+            let memo = &mut self.memos[c.rule as usize];
             self.work += run(
                 &self.set,
                 &self.buf,
                 self.base,
                 c,
-                trail,
+                (trail, memo),
                 &mut self.scratch,
-                end,
+                (end, end),
                 eof,
             );
         }
@@ -613,22 +634,34 @@ impl Scrubber {
 /// from its `pos` up to `end`, until it is decided; at `eof`, decide it. `trail` is
 /// its rule's (see [`Trail`]): followed from where the candidate joins it, extended
 /// past its end, or replaced by this run's path when it never joins; `scratch` is
-/// space for the path. Returns the number of bytes fed to the DFA.
+/// space for the path. `memo` is its rule's (see [`Memo`]): a candidate not fed yet
+/// whose first bytes, up to `known` (all that has arrived), are the memo's takes its
+/// outcome; one whose DFA dies leaves its bytes in it. Returns the number of bytes fed
+/// to the DFA or compared.
 #[allow(clippy::too_many_arguments)]
 fn run(
     set: &RuleSet,
     buf: &[u8],
     base: u64,
     c: &mut Candidate,
-    trail: &mut Trail,
+    (trail, memo): (&mut Trail, &mut Memo),
     scratch: &mut Vec<StateID>,
-    end: u64,
+    (end, known): (u64, u64),
     eof: bool,
 ) -> u64 {
+    let start = c.start;
+    let at = |p: u64| (p - base) as usize;
+    if c.pos == start && start >= base && !memo.bytes.is_empty() {
+        let stop = start + memo.bytes.len() as u64;
+        if stop <= known && buf[at(start)..at(stop)] == memo.bytes[..] {
+            c.pos = stop - 1;
+            c.fate = Fate::Done(memo.best.map(|b| start + b));
+            return memo.bytes.len() as u64;
+        }
+    }
     let rule = &set.rules[c.rule as usize];
     let dfa = &rule.matcher().expect("keyword rules have a pattern").dfa;
     let (mut state, mut pos, mut best) = (c.state, c.pos, c.best);
-    let start = c.start;
     let mut fate = Fate::Live;
     // A bounded pattern is dead by `max_len + 2` bytes (matches are reported one
     // byte late); a pattern still alive then is growing past its bound.
@@ -644,6 +677,8 @@ fn run(
     let warm = start + WARM;
     let from = pos.max(warm);
     let (mut fed, mut died) = (0, false);
+    // Whether the byte at `pos` killed the DFA, here or on the trail joined.
+    let mut killed = false;
     let mut joined = false;
     // The last match end this run met: `(byte, best)`.
     let mut met: Option<(u64, Option<u64>)> = None;
@@ -655,7 +690,7 @@ fn run(
         if dfa.is_special_state(state) {
             if dfa.is_dead_state(state) || dfa.is_quit_state(state) {
                 fate = Fate::Done(best);
-                died = true;
+                (died, killed) = (true, true);
                 break;
             }
             if dfa.is_match_state(state) {
@@ -687,6 +722,7 @@ fn run(
             pos = trail_end;
             if trail.dead {
                 fate = Fate::Done(best);
+                killed = true;
                 break;
             }
             state = *trail.states.last().expect("the trail ends past this byte");
@@ -698,6 +734,12 @@ fn run(
             pos = start + rule.max_len as u64;
             break;
         }
+    }
+    if killed && start >= base && pos - start < MEMO as u64 {
+        // Dead at the byte at `pos`: the bytes up to it decided this candidate.
+        memo.bytes.clear();
+        memo.bytes.extend_from_slice(&buf[at(start)..=at(pos)]);
+        memo.best = best.map(|b| b - start);
     }
     if fate == Fate::Live && eof {
         if dfa.is_match_state(dfa.next_eoi_state(state)) {
