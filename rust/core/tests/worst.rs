@@ -221,7 +221,7 @@ fn named_storms_have_exact_outputs() {
 
 /// Pieces of the texts the property tests below make: JWT parts (the first nine), then
 /// keywords, values and breaks of other rules.
-const PIECES: [&str; 18] = [
+const PIECES: [&str; 20] = [
     "eyJ-",
     "eyJ",
     "aB3dE5gH7jK9mN1pQ3sT",
@@ -240,6 +240,8 @@ const PIECES: [&str; 18] = [
     "=",
     "\n",
     "x",
+    "AZDO",
+    "0123456789abcdefghij",
 ];
 
 proptest::proptest! {
@@ -294,5 +296,31 @@ fn periodic_matches_are_each_redacted() {
     let expect = repeat("api_key=[REDACTED:secret-assignment] ", 37 * 1000);
     for chunk in [1, 7, 4096, 1 << 20] {
         assert_eq!(run(&text, chunk).out, expect, "{chunk}-byte chunks");
+    }
+}
+
+/// A keyword that needs a run before it (an Azure DevOps PAT: 76 alphanumerics, then
+/// `AZDO`), in a storm of itself and after one: the storm is left alone, the tokens
+/// after it are redacted, however the text is split.
+#[test]
+fn runs_before_keywords_in_storms() {
+    let token = format!("{}AZDO{}", "a1B2".repeat(19), "x9Z8");
+    let mut text = repeat("AZDO", 1 << 14);
+    for _ in 0..50 {
+        text.extend_from_slice(format!(" {token}").as_bytes());
+    }
+    text.push(b' ');
+    text.extend(repeat("AZDO", 4097));
+    let mut expect = repeat("AZDO", 1 << 14);
+    expect.extend(repeat(" [REDACTED:azure-devops-pat]", 50 * 28));
+    expect.push(b' ');
+    expect.extend(repeat("AZDO", 4097));
+    for chunk in [1, 7, 4096, 1 << 20] {
+        let out = run(&text, chunk).out;
+        assert!(
+            out == expect,
+            "{chunk}-byte chunks: {}",
+            String::from_utf8_lossy(&out)
+        );
     }
 }

@@ -30,8 +30,9 @@ const EAGER: u64 = 8;
 /// rule's trail (see [`Trail`]).
 const WARM: u64 = 32;
 
-/// The longest path a [`Memo`] keeps.
+/// The longest path a [`Memo`] keeps, and how many it keeps.
 const MEMO: usize = 512;
+const PATHS: usize = 4;
 
 /// How a candidate ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,8 +91,11 @@ pub struct Scrubber {
     /// one (see [`Trail`]).
     pub(super) trails: Vec<Trail>,
     pub(super) eager_trail: Trail,
-    /// Per rule, the bytes of the last candidate whose DFA died (see [`Memo`]).
+    /// Per rule, the bytes of the last candidates whose DFA died (see [`Memo`]).
     pub(super) memos: Vec<Memo>,
+    /// Per rule with a run before its keyword, the last run measured: `(hit, run)`
+    /// (see [`Scrubber::run_before`]).
+    pub(super) runs: Vec<(u64, usize)>,
     pub(super) scratch: Vec<StateID>,
     /// `(end, from, n)`: the last scan, of `from..end`, found that its last `n` bytes
     /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
@@ -125,10 +129,34 @@ pub(super) struct Trail {
 /// instead of a DFA step per byte. In a storm every candidate reads what the one before
 /// it read (`TOKENTOKEN…`: each lives ~37 bytes through a counted repetition, whose
 /// states differ by the count, so no [`Trail`] is ever joined).
+/// A few such paths are kept per rule, the oldest replaced first: in a storm of
+/// `secret_access_key` one rule's candidates start at `secret` and at `access_key`
+/// in turn.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Memo {
-    bytes: Vec<u8>,
-    best: Option<u64>,
+    paths: [(Vec<u8>, Option<u64>); PATHS],
+    next: usize,
+}
+
+impl Memo {
+    /// The path `text` begins with, if any: its length and match end.
+    fn recall(&self, text: &[u8]) -> Option<(usize, Option<u64>)> {
+        self.paths
+            .iter()
+            .find(|(path, _)| !path.is_empty() && text.starts_with(path))
+            .map(|(path, best)| (path.len(), *best))
+    }
+
+    fn keep(&mut self, path: &[u8], best: Option<u64>) {
+        if self.paths.iter().any(|(p, _)| p == path) {
+            return;
+        }
+        let (bytes, b) = &mut self.paths[self.next];
+        bytes.clear();
+        bytes.extend_from_slice(path);
+        *b = best;
+        self.next = (self.next + 1) % PATHS;
+    }
 }
 
 impl Scrubber {
@@ -152,6 +180,7 @@ impl Scrubber {
             trails: vec![Trail::default(); n],
             eager_trail: Trail::default(),
             memos: vec![Memo::default(); n],
+            runs: vec![(u64::MAX, 0); n],
             scratch: Vec::new(),
             pending: None,
         }
@@ -342,17 +371,17 @@ impl Scrubber {
     }
 
     fn add_keyword_candidate(&mut self, rule_ix: u32, hit: u64, keyword_len: usize) {
-        let rule = &self.set.rules[rule_ix as usize];
-        let start = match rule.before {
+        let start = match self.set.rules[rule_ix as usize].before {
             None => hit,
             Some(before) => {
-                let run = self.run_before(hit, &before.class, before.max + 1);
+                let run = self.run_before(rule_ix, hit, &before.class, before.max + 1);
                 if run < before.min || run > before.max {
                     return;
                 }
                 hit - run as u64
             }
         };
+        let rule = &self.set.rules[rule_ix as usize];
         if start < self.emitted {
             return;
         }
@@ -433,14 +462,38 @@ impl Scrubber {
             && self.byte(at - 2) == b'\\'
     }
 
-    /// Length of the run of `class` bytes ending at `at`, counting at most `limit`.
-    fn run_before(&self, at: u64, class: &super::ruleset::ByteClass, limit: usize) -> usize {
+    /// Length of the run of `class` bytes ending at `at`, counting at most `limit`, for
+    /// a keyword of rule `rule`. In a storm (`AZDOAZDO…`, a run of 76 before it) the
+    /// run ending at the rule's last hit is extended by the bytes since, when they are
+    /// all of the class, instead of being walked again: linear in the bytes, not in
+    /// hits times the run.
+    fn run_before(
+        &mut self,
+        rule: u32,
+        at: u64,
+        class: &super::ruleset::ByteClass,
+        limit: usize,
+    ) -> usize {
+        let (last, run) = self.runs[rule as usize];
+        if last >= self.base
+            && last <= at
+            && at - last < limit as u64
+            && (last..at).all(|p| class.contains(self.byte(p)))
+        {
+            let n = (run + (at - last) as usize).min(limit);
+            // Where a walk would stop at the buffer's start, it is walked.
+            if at - n as u64 > self.base {
+                self.runs[rule as usize] = (at, n);
+                return n;
+            }
+        }
         let mut n = 0;
         let mut p = at;
         while n < limit && p > self.base && class.contains(self.byte(p - 1)) {
             p -= 1;
             n += 1;
         }
+        self.runs[rule as usize] = (at, n);
         n
     }
 
@@ -651,12 +704,11 @@ fn run(
 ) -> u64 {
     let start = c.start;
     let at = |p: u64| (p - base) as usize;
-    if c.pos == start && start >= base && !memo.bytes.is_empty() {
-        let stop = start + memo.bytes.len() as u64;
-        if stop <= known && buf[at(start)..at(stop)] == memo.bytes[..] {
-            c.pos = stop - 1;
-            c.fate = Fate::Done(memo.best.map(|b| start + b));
-            return memo.bytes.len() as u64;
+    if c.pos == start && start >= base {
+        if let Some((len, best)) = memo.recall(&buf[at(start)..at(known)]) {
+            c.pos = start + len as u64 - 1;
+            c.fate = Fate::Done(best.map(|b| start + b));
+            return len as u64;
         }
     }
     let rule = &set.rules[c.rule as usize];
@@ -737,9 +789,7 @@ fn run(
     }
     if killed && start >= base && pos - start < MEMO as u64 {
         // Dead at the byte at `pos`: the bytes up to it decided this candidate.
-        memo.bytes.clear();
-        memo.bytes.extend_from_slice(&buf[at(start)..=at(pos)]);
-        memo.best = best.map(|b| b - start);
+        memo.keep(&buf[at(start)..=at(pos)], best.map(|b| b - start));
     }
     if fate == Fate::Live && eof {
         if dfa.is_match_state(dfa.next_eoi_state(state)) {
