@@ -141,10 +141,23 @@ pub(super) struct Memo {
 impl Memo {
     /// The path `text` begins with, if any: its length and match end.
     fn recall(&self, text: &[u8]) -> Option<(usize, Option<u64>)> {
+        let first = *text.first()?;
         self.paths
             .iter()
-            .find(|(path, _)| !path.is_empty() && text.starts_with(path))
+            .find(|(path, _)| path.first() == Some(&first) && text.starts_with(path))
             .map(|(path, best)| (path.len(), *best))
+    }
+
+    /// Decide `c`, not fed yet, from the memo when the bytes from its start (in `buf`
+    /// from offset `base` up to `known`) begin with a path. Returns the bytes compared.
+    fn decide(&self, c: &mut Candidate, buf: &[u8], base: u64, known: u64) -> Option<u64> {
+        if c.pos != c.start || c.start < base {
+            return None;
+        }
+        let (len, best) = self.recall(&buf[(c.start - base) as usize..(known - base) as usize])?;
+        c.pos = c.start + len as u64 - 1;
+        c.fate = Fate::Done(best.map(|b| c.start + b));
+        Some(len as u64)
     }
 
     fn keep(&mut self, path: &[u8], best: Option<u64>) {
@@ -408,6 +421,16 @@ impl Scrubber {
         // is decided alike; this only chooses when.
         if start >= self.eager_from {
             let known = self.end();
+            // Most candidates of a storm are decided by the memo (see [`Memo`]).
+            if let Some(n) =
+                self.memos[rule_ix as usize].decide(&mut c, &self.buf, self.base, known)
+            {
+                self.work += n;
+                if c.fate != Fate::Done(None) {
+                    self.add_candidate(c);
+                }
+                return;
+            }
             let limit = (hit + keyword_len as u64 + EAGER).min(known);
             // A trail no one joins (nothing is recorded): the rule's is kept for the
             // candidates in the queue.
@@ -702,15 +725,11 @@ fn run(
     (end, known): (u64, u64),
     eof: bool,
 ) -> u64 {
+    if let Some(n) = memo.decide(c, buf, base, known) {
+        return n;
+    }
     let start = c.start;
     let at = |p: u64| (p - base) as usize;
-    if c.pos == start && start >= base {
-        if let Some((len, best)) = memo.recall(&buf[at(start)..at(known)]) {
-            c.pos = start + len as u64 - 1;
-            c.fate = Fate::Done(best.map(|b| start + b));
-            return len as u64;
-        }
-    }
     let rule = &set.rules[c.rule as usize];
     let dfa = &rule.matcher().expect("keyword rules have a pattern").dfa;
     let (mut state, mut pos, mut best) = (c.state, c.pos, c.best);
