@@ -28,7 +28,7 @@ const EAGER: u64 = 8;
 
 /// Bytes of a candidate fed before its DFA's path is recorded or compared with its
 /// rule's trail (see [`Trail`]).
-const WARM: u64 = 32;
+const WARM: u64 = 16;
 
 /// The longest path a [`Memo`] keeps, and how many it keeps.
 const MEMO: usize = 512;
