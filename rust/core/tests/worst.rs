@@ -221,7 +221,7 @@ fn named_storms_have_exact_outputs() {
 
 /// Pieces of the texts the property tests below make: JWT parts (the first nine), then
 /// keywords, values and breaks of other rules.
-const PIECES: [&str; 20] = [
+const PIECES: [&str; 23] = [
     "eyJ-",
     "eyJ",
     "aB3dE5gH7jK9mN1pQ3sT",
@@ -242,6 +242,9 @@ const PIECES: [&str; 20] = [
     "x",
     "AZDO",
     "0123456789abcdefghij",
+    "token = token_157985",
+    "TOKEN: WIN32_ERROR",
+    "password=hunter2",
 ];
 
 proptest::proptest! {

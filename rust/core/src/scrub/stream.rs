@@ -96,6 +96,8 @@ pub struct Scrubber {
     /// Per rule with a run before its keyword, the last run measured: `(hit, run)`
     /// (see [`Scrubber::run_before`]).
     pub(super) runs: Vec<(u64, usize)>,
+    /// Per rule, the last match judged (see [`Verdict`]).
+    pub(super) verdicts: Vec<Verdict>,
     pub(super) scratch: Vec<StateID>,
     /// `(end, from, n)`: the last scan, of `from..end`, found that its last `n` bytes
     /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
@@ -172,6 +174,19 @@ impl Memo {
     }
 }
 
+/// How the last match of a rule was judged: its bytes, the byte after it (`None` at
+/// the end of what has arrived), and the span its secret group covers (from the match's
+/// start), or `None` when a validator or guard rejected it. Finding the group and the
+/// guards look at those bytes only, so a match with the same ones is judged alike
+/// (`token = token_157985` repeated: every period matches, and the capture engine cost
+/// ten times the rest of the scrubbing).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Verdict {
+    text: Vec<u8>,
+    after: Option<u8>,
+    span: Option<(u64, u64)>,
+}
+
 impl Scrubber {
     pub fn new(set: Arc<RuleSet>) -> Scrubber {
         let n = set.rules.len();
@@ -194,6 +209,7 @@ impl Scrubber {
             eager_trail: Trail::default(),
             memos: vec![Memo::default(); n],
             runs: vec![(u64::MAX, 0); n],
+            verdicts: vec![Verdict::default(); n],
             scratch: Vec::new(),
             pending: None,
         }
@@ -533,7 +549,7 @@ impl Scrubber {
             if undecided {
                 return false;
             }
-            let Some((c, stop, span)) = self.choose(self.cands.range(..group)) else {
+            let Some((c, stop, span)) = self.choose(group) else {
                 self.cands.drain(..group);
                 continue;
             };
@@ -560,12 +576,10 @@ impl Scrubber {
     /// Among decided candidates with one start, the one that applies: an overflow, else
     /// the longest match that survives its guard (ties: rule order). Returns it with
     /// its end and the span to replace.
-    fn choose<'a>(
-        &self,
-        group: impl Iterator<Item = &'a Candidate>,
-    ) -> Option<(Candidate, u64, (u64, u64))> {
+    fn choose(&mut self, group: usize) -> Option<(Candidate, u64, (u64, u64))> {
         let mut best: Option<(Candidate, u64, (u64, u64))> = None;
-        for c in group {
+        for i in 0..group {
+            let c = &self.cands[i];
             let (stop, overflow) = match c.fate {
                 Fate::Overflow => (c.pos, true),
                 Fate::Done(Some(e)) => (e, false),
@@ -579,20 +593,37 @@ impl Scrubber {
                 continue;
             }
             let rule = &self.set.rules[c.rule as usize];
-            let span = self.secret_span(rule, c.start, stop);
-            if !overflow {
-                let value = self.slice(span.0, span.1);
-                if rule.validator.is_some_and(|check| !check(value)) {
-                    continue;
-                }
+            let span = if overflow {
+                self.secret_span(rule, c.start, stop)
+            } else {
                 let after = (stop < self.end()).then(|| self.byte(stop));
-                if rule.info.tier == Tier::Context && is_placeholder(value, after) {
-                    continue;
-                }
-                if rule.info.tier != Tier::Literal && is_filler(value) {
-                    continue;
-                }
-            }
+                let text = self.slice(c.start, stop);
+                let (rule_ix, start) = (c.rule as usize, c.start);
+                // The same bytes judged last time are judged alike (see [`Verdict`]).
+                let known = &self.verdicts[rule_ix];
+                let verdict =
+                    if !known.text.is_empty() && known.text == text && known.after == after {
+                        known.span
+                    } else {
+                        let span = self.secret_span(rule, start, stop);
+                        let value = self.slice(span.0, span.1);
+                        let rejected = rule.validator.is_some_and(|check| !check(value))
+                            || (rule.info.tier == Tier::Context && is_placeholder(value, after))
+                            || (rule.info.tier != Tier::Literal && is_filler(value));
+                        let span = (!rejected).then(|| (span.0 - start, span.1 - start));
+                        if text.len() <= MEMO {
+                            let v = &mut self.verdicts[rule_ix];
+                            v.text.clear();
+                            let at = |p: u64| (p - self.base) as usize;
+                            v.text.extend_from_slice(&self.buf[at(start)..at(stop)]);
+                            (v.after, v.span) = (after, span);
+                        }
+                        span
+                    };
+                let Some((from, to)) = verdict else { continue };
+                (start + from, start + to)
+            };
+            let c = &self.cands[i];
             if best
                 .as_ref()
                 .is_some_and(|(b, s, _)| b.fate == Fate::Overflow && *s >= stop)
