@@ -162,7 +162,7 @@ struct Dense {
 }
 
 const BLOCK: usize = 4096;
-const DENSE_HITS: usize = BLOCK / 8;
+const DENSE_HITS: usize = BLOCK / 16;
 
 impl Dense {
     fn new(patterns: &[Vec<u8>], owners: &[&Owners]) -> Result<Dense, aho_corasick::BuildError> {
