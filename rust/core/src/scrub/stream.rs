@@ -31,7 +31,7 @@ const EAGER: u64 = 8;
 const WARM: u64 = 16;
 
 /// The longest path a [`Memo`] keeps, and how many it keeps.
-const MEMO: usize = 512;
+const MEMO: usize = 128;
 const PATHS: usize = 4;
 
 /// How a candidate ended.
