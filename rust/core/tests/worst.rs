@@ -219,6 +219,34 @@ fn named_storms_have_exact_outputs() {
     }
 }
 
+/// Pieces of the texts the property tests below make: JWT parts (the first nine), then
+/// keywords, values and breaks of other rules.
+const PIECES: [&str; 23] = [
+    "eyJ-",
+    "eyJ",
+    "aB3dE5gH7jK9mN1pQ3sT",
+    ".",
+    ".eyJzdWIiOiIxMjM0NTY3ODkwIn0.",
+    "!",
+    "AAAA",
+    " ",
+    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+    "TOKEN",
+    "api_key=",
+    "abc12345",
+    "\"",
+    "ghp_",
+    "sk-ant-api03-",
+    "=",
+    "\n",
+    "x",
+    "AZDO",
+    "0123456789abcdefghij",
+    "token = token_157985",
+    "TOKEN: WIN32_ERROR",
+    "password=hunter2",
+];
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
 
@@ -230,20 +258,72 @@ proptest::proptest! {
         pieces in proptest::collection::vec(0usize..9, 0..300),
         chunk in 1usize..200,
     ) {
-        const PIECES: [&str; 9] = [
-            "eyJ-",
-            "eyJ",
-            "aB3dE5gH7jK9mN1pQ3sT",
-            ".",
-            ".eyJzdWIiOiIxMjM0NTY3ODkwIn0.",
-            "!",
-            "AAAA",
-            " ",
-            "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
-        ];
         let text: Vec<u8> = pieces.iter().flat_map(|&i| PIECES[i].bytes()).collect();
-        let whole = run(&text, text.len().max(1)).out;
-        proptest::prop_assert_eq!(&run(&text, chunk).out, &whole);
-        proptest::prop_assert_eq!(&run(&text, 1).out, &whole);
+        split_invariant(&text, chunk)?;
+    }
+
+    /// Periodic text (a unit of keywords, values and breaks repeated, with a few bytes
+    /// changed): later candidates read what earlier ones read and take their outcome
+    /// from the rule's memo, matched or not; the output does not depend on the
+    /// chunking, which changes which candidates can.
+    #[test]
+    fn memoised_candidates_are_split_invariant(
+        unit in proptest::collection::vec(0..PIECES.len(), 1..6),
+        times in 2usize..60,
+        edits in proptest::collection::vec((0usize..4000, 0..PIECES.len()), 0..4),
+        chunk in 1usize..200,
+    ) {
+        let one: Vec<u8> = unit.iter().flat_map(|&i| PIECES[i].bytes()).collect();
+        let mut text: Vec<u8> = one.iter().copied().cycle().take(one.len() * times).collect();
+        for (at, p) in edits {
+            let at = at % text.len();
+            text.splice(at..at, PIECES[p].bytes());
+        }
+        split_invariant(&text, chunk)?;
+    }
+}
+
+/// `text` comes out the same whole, in `chunk`-byte chunks and in 1-byte chunks.
+fn split_invariant(text: &[u8], chunk: usize) -> Result<(), proptest::test_runner::TestCaseError> {
+    let whole = run(text, text.len().max(1)).out;
+    proptest::prop_assert_eq!(&run(text, chunk).out, &whole);
+    proptest::prop_assert_eq!(&run(text, 1).out, &whole);
+    Ok(())
+}
+
+/// A periodic text whose every unit holds a credential: every candidate after the
+/// first takes its match from the memo, and every value is redacted.
+#[test]
+fn periodic_matches_are_each_redacted() {
+    let text = repeat("api_key=abc12345 ", 17 * 1000);
+    let expect = repeat("api_key=[REDACTED:secret-assignment] ", 37 * 1000);
+    for chunk in [1, 7, 4096, 1 << 20] {
+        assert_eq!(run(&text, chunk).out, expect, "{chunk}-byte chunks");
+    }
+}
+
+/// A keyword that needs a run before it (an Azure DevOps PAT: 76 alphanumerics, then
+/// `AZDO`), in a storm of itself and after one: the storm is left alone, the tokens
+/// after it are redacted, however the text is split.
+#[test]
+fn runs_before_keywords_in_storms() {
+    let token = format!("{}AZDO{}", "a1B2".repeat(19), "x9Z8");
+    let mut text = repeat("AZDO", 1 << 14);
+    for _ in 0..50 {
+        text.extend_from_slice(format!(" {token}").as_bytes());
+    }
+    text.push(b' ');
+    text.extend(repeat("AZDO", 4097));
+    let mut expect = repeat("AZDO", 1 << 14);
+    expect.extend(repeat(" [REDACTED:azure-devops-pat]", 50 * 28));
+    expect.push(b' ');
+    expect.extend(repeat("AZDO", 4097));
+    for chunk in [1, 7, 4096, 1 << 20] {
+        let out = run(&text, chunk).out;
+        assert!(
+            out == expect,
+            "{chunk}-byte chunks: {}",
+            String::from_utf8_lossy(&out)
+        );
     }
 }

@@ -28,7 +28,11 @@ const EAGER: u64 = 8;
 
 /// Bytes of a candidate fed before its DFA's path is recorded or compared with its
 /// rule's trail (see [`Trail`]).
-const WARM: u64 = 32;
+const WARM: u64 = 16;
+
+/// The longest path a [`Memo`] keeps, and how many it keeps.
+const MEMO: usize = 128;
+const PATHS: usize = 4;
 
 /// How a candidate ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +93,13 @@ pub struct Scrubber {
     /// one (see [`Trail`]).
     pub(super) trails: Vec<Trail>,
     pub(super) eager_trail: Trail,
+    /// Per rule, the bytes of the last candidates whose DFA died (see [`Memo`]).
+    pub(super) memos: Vec<Memo>,
+    /// Per rule with a run before its keyword, the last run measured: `(hit, run)`
+    /// (see [`Scrubber::run_before`]).
+    pub(super) runs: Vec<(u64, usize)>,
+    /// Per rule, the last match judged (see [`Verdict`]).
+    pub(super) verdicts: Vec<Verdict>,
     pub(super) scratch: Vec<StateID>,
     /// `(end, from, n)`: the last scan, of `from..end`, found that its last `n` bytes
     /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
@@ -115,6 +126,69 @@ pub(super) struct Trail {
     last_match: Option<(u64, Option<u64>)>,
 }
 
+/// The bytes one candidate's DFA read from its start up to the byte that killed it, and
+/// the match end it had then (from its start). A later candidate of the same rule that
+/// starts with the same bytes runs the same DFA from the same start state: it dies at
+/// the same byte with the same match, and takes that outcome after one comparison
+/// instead of a DFA step per byte. In a storm every candidate reads what the one before
+/// it read (`TOKENTOKEN…`: each lives ~37 bytes through a counted repetition, whose
+/// states differ by the count, so no [`Trail`] is ever joined).
+/// A few such paths are kept per rule, the oldest replaced first: in a storm of
+/// `secret_access_key` one rule's candidates start at `secret` and at `access_key`
+/// in turn.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Memo {
+    paths: [(Vec<u8>, Option<u64>); PATHS],
+    next: usize,
+}
+
+impl Memo {
+    /// The path `text` begins with, if any: its length and match end.
+    fn recall(&self, text: &[u8]) -> Option<(usize, Option<u64>)> {
+        let first = *text.first()?;
+        self.paths
+            .iter()
+            .find(|(path, _)| path.first() == Some(&first) && text.starts_with(path))
+            .map(|(path, best)| (path.len(), *best))
+    }
+
+    /// Decide `c`, not fed yet, from the memo when the bytes from its start (in `buf`
+    /// from offset `base` up to `known`) begin with a path. Returns the bytes compared.
+    fn decide(&self, c: &mut Candidate, buf: &[u8], base: u64, known: u64) -> Option<u64> {
+        if c.pos != c.start || c.start < base {
+            return None;
+        }
+        let (len, best) = self.recall(&buf[(c.start - base) as usize..(known - base) as usize])?;
+        c.pos = c.start + len as u64 - 1;
+        c.fate = Fate::Done(best.map(|b| c.start + b));
+        Some(len as u64)
+    }
+
+    fn keep(&mut self, path: &[u8], best: Option<u64>) {
+        if self.paths.iter().any(|(p, _)| p == path) {
+            return;
+        }
+        let (bytes, b) = &mut self.paths[self.next];
+        bytes.clear();
+        bytes.extend_from_slice(path);
+        *b = best;
+        self.next = (self.next + 1) % PATHS;
+    }
+}
+
+/// How the last match of a rule was judged: its bytes, the byte after it (`None` at
+/// the end of what has arrived), and the span its secret group covers (from the match's
+/// start), or `None` when a validator or guard rejected it. Finding the group and the
+/// guards look at those bytes only, so a match with the same ones is judged alike
+/// (`token = token_157985` repeated: every period matches, and the capture engine cost
+/// ten times the rest of the scrubbing).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Verdict {
+    text: Vec<u8>,
+    after: Option<u8>,
+    span: Option<(u64, u64)>,
+}
+
 impl Scrubber {
     pub fn new(set: Arc<RuleSet>) -> Scrubber {
         let n = set.rules.len();
@@ -136,6 +210,9 @@ impl Scrubber {
             dense: false,
             trails: vec![Trail::default(); n],
             eager_trail: Trail::default(),
+            memos: vec![Memo::default(); n],
+            runs: vec![(u64::MAX, 0); n],
+            verdicts: vec![Verdict::default(); n],
             scratch: Vec::new(),
             pending: None,
         }
@@ -331,17 +408,17 @@ impl Scrubber {
     }
 
     fn add_keyword_candidate(&mut self, rule_ix: u32, hit: u64, keyword_len: usize) {
-        let rule = &self.set.rules[rule_ix as usize];
-        let start = match rule.before {
+        let start = match self.set.rules[rule_ix as usize].before {
             None => hit,
             Some(before) => {
-                let run = self.run_before(hit, &before.class, before.max + 1);
+                let run = self.run_before(rule_ix, hit, &before.class, before.max + 1);
                 if run < before.min || run > before.max {
                     return;
                 }
                 hit - run as u64
             }
         };
+        let rule = &self.set.rules[rule_ix as usize];
         if start < self.emitted {
             return;
         }
@@ -367,7 +444,18 @@ impl Scrubber {
         // (`eyJeyJ…`), and the bytes would be fed for nothing. Either way the candidate
         // is decided alike; this only chooses when.
         if start >= self.eager_from {
-            let limit = (hit + keyword_len as u64 + EAGER).min(self.end());
+            let known = self.end();
+            // Most candidates of a storm are decided by the memo (see [`Memo`]).
+            if let Some(n) =
+                self.memos[rule_ix as usize].decide(&mut c, &self.buf, self.base, known)
+            {
+                self.work += n;
+                if c.fate != Fate::Done(None) {
+                    self.add_candidate(c);
+                }
+                return;
+            }
+            let limit = (hit + keyword_len as u64 + EAGER).min(known);
             // A trail no one joins (nothing is recorded): the rule's is kept for the
             // candidates in the queue.
             let trail = &mut self.eager_trail;
@@ -378,9 +466,9 @@ impl Scrubber {
                 &self.buf,
                 self.base,
                 &mut c,
-                trail,
+                (trail, &mut self.memos[rule_ix as usize]),
                 &mut self.scratch,
-                limit,
+                (limit, known),
                 false,
             );
             match c.fate {
@@ -421,14 +509,38 @@ impl Scrubber {
             && self.byte(at - 2) == b'\\'
     }
 
-    /// Length of the run of `class` bytes ending at `at`, counting at most `limit`.
-    fn run_before(&self, at: u64, class: &super::ruleset::ByteClass, limit: usize) -> usize {
+    /// Length of the run of `class` bytes ending at `at`, counting at most `limit`, for
+    /// a keyword of rule `rule`. In a storm (`AZDOAZDO…`, a run of 76 before it) the
+    /// run ending at the rule's last hit is extended by the bytes since, when they are
+    /// all of the class, instead of being walked again: linear in the bytes, not in
+    /// hits times the run.
+    fn run_before(
+        &mut self,
+        rule: u32,
+        at: u64,
+        class: &super::ruleset::ByteClass,
+        limit: usize,
+    ) -> usize {
+        let (last, run) = self.runs[rule as usize];
+        if last >= self.base
+            && last <= at
+            && at - last < limit as u64
+            && (last..at).all(|p| class.contains(self.byte(p)))
+        {
+            let n = (run + (at - last) as usize).min(limit);
+            // Where a walk would stop at the buffer's start, it is walked.
+            if at - n as u64 > self.base {
+                self.runs[rule as usize] = (at, n);
+                return n;
+            }
+        }
         let mut n = 0;
         let mut p = at;
         while n < limit && p > self.base && class.contains(self.byte(p - 1)) {
             p -= 1;
             n += 1;
         }
+        self.runs[rule as usize] = (at, n);
         n
     }
 
@@ -445,7 +557,7 @@ impl Scrubber {
             if undecided {
                 return false;
             }
-            let Some((c, stop, span)) = self.choose(self.cands.range(..group)) else {
+            let Some((c, stop, span)) = self.choose(group) else {
                 self.cands.drain(..group);
                 continue;
             };
@@ -473,12 +585,10 @@ impl Scrubber {
     /// Among decided candidates with one start, the one that applies: an overflow, else
     /// the longest match that survives its guard (ties: rule order). Returns it with
     /// its end and the span to replace.
-    fn choose<'a>(
-        &self,
-        group: impl Iterator<Item = &'a Candidate>,
-    ) -> Option<(Candidate, u64, (u64, u64))> {
+    fn choose(&mut self, group: usize) -> Option<(Candidate, u64, (u64, u64))> {
         let mut best: Option<(Candidate, u64, (u64, u64))> = None;
-        for c in group {
+        for i in 0..group {
+            let c = &self.cands[i];
             let (stop, overflow) = match c.fate {
                 Fate::Overflow => (c.pos, true),
                 Fate::Done(Some(e)) => (e, false),
@@ -492,20 +602,37 @@ impl Scrubber {
                 continue;
             }
             let rule = &self.set.rules[c.rule as usize];
-            let span = self.secret_span(rule, c.start, stop);
-            if !overflow {
-                let value = self.slice(span.0, span.1);
-                if rule.validator.is_some_and(|check| !check(value)) {
-                    continue;
-                }
+            let span = if overflow {
+                self.secret_span(rule, c.start, stop)
+            } else {
                 let after = (stop < self.end()).then(|| self.byte(stop));
-                if rule.info.tier == Tier::Context && is_placeholder(value, after) {
-                    continue;
-                }
-                if rule.info.tier != Tier::Literal && is_filler(value) {
-                    continue;
-                }
-            }
+                let text = self.slice(c.start, stop);
+                let (rule_ix, start) = (c.rule as usize, c.start);
+                // The same bytes judged last time are judged alike (see [`Verdict`]).
+                let known = &self.verdicts[rule_ix];
+                let verdict =
+                    if !known.text.is_empty() && known.text == text && known.after == after {
+                        known.span
+                    } else {
+                        let span = self.secret_span(rule, start, stop);
+                        let value = self.slice(span.0, span.1);
+                        let rejected = rule.validator.is_some_and(|check| !check(value))
+                            || (rule.info.tier == Tier::Context && is_placeholder(value, after))
+                            || (rule.info.tier != Tier::Literal && is_filler(value));
+                        let span = (!rejected).then(|| (span.0 - start, span.1 - start));
+                        if text.len() <= MEMO {
+                            let v = &mut self.verdicts[rule_ix];
+                            v.text.clear();
+                            let at = |p: u64| (p - self.base) as usize;
+                            v.text.extend_from_slice(&self.buf[at(start)..at(stop)]);
+                            (v.after, v.span) = (after, span);
+                        }
+                        span
+                    };
+                let Some((from, to)) = verdict else { continue };
+                (start + from, start + to)
+            };
+            let c = &self.cands[i];
             if best
                 .as_ref()
                 .is_some_and(|(b, s, _)| b.fate == Fate::Overflow && *s >= stop)
@@ -560,14 +687,15 @@ impl Scrubber {
         let c = &mut self.cands[i];
         if c.fate == Fate::Live {
             let trail = &mut self.trails[c.rule as usize];
+            let memo = &mut self.memos[c.rule as usize];
             self.work += run(
                 &self.set,
                 &self.buf,
                 self.base,
                 c,
-                trail,
+                (trail, memo),
                 &mut self.scratch,
-                end,
+                (end, end),
                 eof,
             );
         }
@@ -622,22 +750,29 @@ impl Scrubber {
 /// from its `pos` up to `end`, until it is decided; at `eof`, decide it. `trail` is
 /// its rule's (see [`Trail`]): followed from where the candidate joins it, extended
 /// past its end, or replaced by this run's path when it never joins; `scratch` is
-/// space for the path. Returns the number of bytes fed to the DFA.
+/// space for the path. `memo` is its rule's (see [`Memo`]): a candidate not fed yet
+/// whose first bytes, up to `known` (all that has arrived), are the memo's takes its
+/// outcome; one whose DFA dies leaves its bytes in it. Returns the number of bytes fed
+/// to the DFA or compared.
 #[allow(clippy::too_many_arguments)]
 fn run(
     set: &RuleSet,
     buf: &[u8],
     base: u64,
     c: &mut Candidate,
-    trail: &mut Trail,
+    (trail, memo): (&mut Trail, &mut Memo),
     scratch: &mut Vec<StateID>,
-    end: u64,
+    (end, known): (u64, u64),
     eof: bool,
 ) -> u64 {
+    if let Some(n) = memo.decide(c, buf, base, known) {
+        return n;
+    }
+    let start = c.start;
+    let at = |p: u64| (p - base) as usize;
     let rule = &set.rules[c.rule as usize];
     let dfa = &rule.matcher().expect("keyword rules have a pattern").dfa;
     let (mut state, mut pos, mut best) = (c.state, c.pos, c.best);
-    let start = c.start;
     let mut fate = Fate::Live;
     // A bounded pattern is dead by `max_len + 2` bytes (matches are reported one
     // byte late); a pattern still alive then is growing past its bound.
@@ -653,6 +788,8 @@ fn run(
     let warm = start + WARM;
     let from = pos.max(warm);
     let (mut fed, mut died) = (0, false);
+    // Whether the byte at `pos` killed the DFA, here or on the trail joined.
+    let mut killed = false;
     let mut joined = false;
     // The last match end this run met: `(byte, best)`.
     let mut met: Option<(u64, Option<u64>)> = None;
@@ -664,7 +801,7 @@ fn run(
         if dfa.is_special_state(state) {
             if dfa.is_dead_state(state) || dfa.is_quit_state(state) {
                 fate = Fate::Done(best);
-                died = true;
+                (died, killed) = (true, true);
                 break;
             }
             if dfa.is_match_state(state) {
@@ -696,6 +833,7 @@ fn run(
             pos = trail_end;
             if trail.dead {
                 fate = Fate::Done(best);
+                killed = true;
                 break;
             }
             state = *trail.states.last().expect("the trail ends past this byte");
@@ -707,6 +845,10 @@ fn run(
             pos = start + rule.max_len as u64;
             break;
         }
+    }
+    if killed && start >= base && pos - start < MEMO as u64 {
+        // Dead at the byte at `pos`: the bytes up to it decided this candidate.
+        memo.keep(&buf[at(start)..=at(pos)], best.map(|b| b - start));
     }
     if fate == Fate::Live && eof {
         if dfa.is_match_state(dfa.next_eoi_state(state)) {
