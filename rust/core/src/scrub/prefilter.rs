@@ -198,7 +198,7 @@ impl Walk {
     }
 
     /// Append the hits of `hay`; returns the longest suffix of `hay` that is a proper
-    /// prefix of one of these keywords.
+    /// prefix of a keyword of three bytes or more (the short ones are the caller's).
     fn find(&self, hay: &[u8], hits: &mut Vec<Hit>) -> usize {
         let state = self.run(hay, |state, i| self.push_ends(state, i, hits));
         if !self.short.is_empty() {
