@@ -468,7 +468,7 @@ impl Scrubber {
                 &mut c,
                 (trail, &mut self.memos[rule_ix as usize]),
                 &mut self.scratch,
-                (limit, known),
+                limit,
                 false,
             );
             match c.fate {
@@ -686,8 +686,12 @@ impl Scrubber {
     fn advance(&mut self, i: usize, end: u64, eof: bool) {
         let c = &mut self.cands[i];
         if c.fate == Fate::Live {
-            let trail = &mut self.trails[c.rule as usize];
             let memo = &mut self.memos[c.rule as usize];
+            if let Some(n) = memo.decide(c, &self.buf, self.base, end) {
+                self.work += n;
+                return;
+            }
+            let trail = &mut self.trails[c.rule as usize];
             self.work += run(
                 &self.set,
                 &self.buf,
@@ -695,7 +699,7 @@ impl Scrubber {
                 c,
                 (trail, memo),
                 &mut self.scratch,
-                (end, end),
+                end,
                 eof,
             );
         }
@@ -750,10 +754,9 @@ impl Scrubber {
 /// from its `pos` up to `end`, until it is decided; at `eof`, decide it. `trail` is
 /// its rule's (see [`Trail`]): followed from where the candidate joins it, extended
 /// past its end, or replaced by this run's path when it never joins; `scratch` is
-/// space for the path. `memo` is its rule's (see [`Memo`]): a candidate not fed yet
-/// whose first bytes, up to `known` (all that has arrived), are the memo's takes its
-/// outcome; one whose DFA dies leaves its bytes in it. Returns the number of bytes fed
-/// to the DFA or compared.
+/// space for the path. `memo` is its rule's (see [`Memo`]; the callers consult it
+/// first): a candidate whose DFA dies leaves its bytes in it. Returns the number of
+/// bytes fed to the DFA.
 #[allow(clippy::too_many_arguments)]
 fn run(
     set: &RuleSet,
@@ -762,12 +765,9 @@ fn run(
     c: &mut Candidate,
     (trail, memo): (&mut Trail, &mut Memo),
     scratch: &mut Vec<StateID>,
-    (end, known): (u64, u64),
+    end: u64,
     eof: bool,
 ) -> u64 {
-    if let Some(n) = memo.decide(c, buf, base, known) {
-        return n;
-    }
     let start = c.start;
     let at = |p: u64| (p - base) as usize;
     let rule = &set.rules[c.rule as usize];
