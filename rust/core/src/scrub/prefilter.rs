@@ -208,6 +208,16 @@ impl Walk {
                 }
             }
         }
+        self.pending_in(state)
+    }
+
+    /// The longest suffix of `text` that is a proper prefix of one of these keywords,
+    /// hits aside.
+    fn pending(&self, text: &[u8]) -> usize {
+        self.pending_in(self.run(text, |_, _| {}))
+    }
+
+    fn pending_in(&self, state: u32) -> usize {
         self.pending[state as usize / self.columns] as usize
     }
 
@@ -311,8 +321,10 @@ pub(crate) struct Prefilter {
     literal_base: u32,
     /// "Could this tail still become a keyword?"
     tails: Tails,
-    /// "… or a literal form?" (none without literals)
-    literal_tails: Option<ForwardTails>,
+    /// "… or a literal form?" (none without literals): literal forms may be long (a
+    /// reversed trie of a pattern's prefixes grows with the square of its length), so
+    /// they are asked through a walk's table, one lookup per byte of the window.
+    literal_tails: Option<Walk>,
     max_len: usize,
 }
 
@@ -371,105 +383,6 @@ impl Tails {
             }
         }
         best
-    }
-}
-
-/// The same question for literal forms, which may be long (a reversed trie of a
-/// pattern's prefixes grows with the square of its length): an Aho-Corasick automaton
-/// over the lowercased forms, one table lookup per byte of the window.
-#[derive(Debug, Default)]
-struct ForwardTails {
-    /// Byte (lowercased) to column; column 0 is every byte no pattern contains.
-    class: Vec<u8>,
-    columns: usize,
-    /// `next[state * columns + column]`; state 0 is the root.
-    next: Vec<u32>,
-    /// Per state: length of the longest suffix of its string that is a proper prefix.
-    pending: Vec<u32>,
-}
-
-impl ForwardTails {
-    fn new<'a>(patterns: impl Iterator<Item = &'a [u8]>) -> ForwardTails {
-        let patterns: Vec<Vec<u8>> = patterns.map(|p| p.to_ascii_lowercase()).collect();
-        let mut class = vec![0u8; 256];
-        let mut columns = 1usize;
-        for p in &patterns {
-            for &b in p {
-                if class[b as usize] == 0 {
-                    class[b as usize] = columns as u8;
-                    columns += 1;
-                }
-            }
-        }
-        for b in b'A'..=b'Z' {
-            class[b as usize] = class[b.to_ascii_lowercase() as usize];
-        }
-        // The trie, with `u32::MAX` for "no child".
-        let mut next = vec![u32::MAX; columns];
-        let mut depth = vec![0u32];
-        for p in &patterns {
-            let mut s = 0usize;
-            for &b in p {
-                let at = s * columns + class[b as usize] as usize;
-                if next[at] == u32::MAX {
-                    next[at] = depth.len() as u32;
-                    depth.push(depth[s] + 1);
-                    next.resize(next.len() + columns, u32::MAX);
-                }
-                s = next[at] as usize;
-            }
-        }
-        let states = depth.len();
-        let has_children: Vec<bool> = (0..states)
-            .map(|s| {
-                next[s * columns..(s + 1) * columns]
-                    .iter()
-                    .any(|&t| t != u32::MAX)
-            })
-            .collect();
-        // Breadth first: failure links, then complete transitions and `pending`.
-        let mut fail = vec![0u32; states];
-        let mut pending = vec![0u32; states];
-        let mut queue = std::collections::VecDeque::new();
-        for t in next.iter_mut().take(columns) {
-            match *t {
-                u32::MAX => *t = 0,
-                child => queue.push_back(child as usize),
-            }
-        }
-        while let Some(s) = queue.pop_front() {
-            pending[s] = if has_children[s] {
-                depth[s]
-            } else {
-                pending[fail[s] as usize]
-            };
-            for c in 0..columns {
-                let f = next[fail[s] as usize * columns + c];
-                match next[s * columns + c] {
-                    u32::MAX => next[s * columns + c] = f,
-                    t => {
-                        fail[t as usize] = f;
-                        queue.push_back(t as usize);
-                    }
-                }
-            }
-        }
-        ForwardTails {
-            class,
-            columns,
-            next,
-            pending,
-        }
-    }
-
-    /// Length of the longest suffix of `text` that is a proper prefix of a pattern
-    /// (only the last `max_len - 1` bytes can matter; the caller passes at most those).
-    fn pending(&self, text: &[u8]) -> usize {
-        let mut s = 0usize;
-        for &b in text {
-            s = self.next[s * self.columns + self.class[b as usize] as usize] as usize;
-        }
-        self.pending[s] as usize
     }
 }
 
@@ -583,8 +496,16 @@ impl Prefilter {
         let literal_base = patterns.len() as u32;
         patterns.extend(literals.iter().cloned());
         let tails = Tails::new(patterns[..literal_base as usize].iter().map(Vec::as_slice));
-        let literal_tails =
-            (!literals.is_empty()).then(|| ForwardTails::new(literals.iter().map(Vec::as_slice)));
+        let literal_tails = if literals.is_empty() {
+            None
+        } else {
+            let all: Vec<u32> = (0..literals.len() as u32).collect();
+            Some(
+                Walk::new(literals, &all, Vec::new()).map_err(|e| Error::Config {
+                    reason: format!("literal prefilter: {e}"),
+                })?,
+            )
+        };
         let max_len = patterns.iter().map(Vec::len).max().unwrap_or(1);
         let literals = if literals.is_empty() {
             None
@@ -1012,14 +933,18 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500))]
 
-        /// The reversed-prefix trie and the forward automaton answer as brute force does.
+        /// The reversed-prefix trie and the walk's table answer as brute force does.
         #[test]
         fn tails_match_brute_force(text in "[skSK_\\-ghpxoAIaz0-9.:/ ]{0,24}") {
             let patterns = keywords();
             let want = pending_naive(&patterns, text.as_bytes());
             let tails = Tails::new(patterns.iter().map(Vec::as_slice));
             prop_assert_eq!(tails.pending(text.as_bytes()), want);
-            let forward = ForwardTails::new(patterns.iter().map(Vec::as_slice));
+            static FORWARD: std::sync::OnceLock<Walk> = std::sync::OnceLock::new();
+            let forward = FORWARD.get_or_init(|| {
+                let all: Vec<u32> = (0..patterns.len() as u32).collect();
+                Walk::new(&patterns, &all, Vec::new()).unwrap()
+            });
             prop_assert_eq!(forward.pending(text.as_bytes()), want);
         }
 
