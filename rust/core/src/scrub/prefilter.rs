@@ -75,9 +75,12 @@ struct Walk {
     /// that led there which is a proper prefix of a keyword.
     pending: Vec<u32>,
     /// The keywords shorter than three bytes (exact, case-sensitive) with their index,
-    /// checked where the walk reads their last byte (flagged in `short_last`).
+    /// checked where their last byte occurs: one of `short_last`, found with memchr
+    /// (rare in text: `K` and `~` for the built-in `SK` and `Q~`), or, for a custom set
+    /// with more than three such bytes, one of those flagged in `short_flag`.
     short: Vec<(Vec<u8>, u32)>,
-    short_last: [bool; 256],
+    short_last: Vec<u8>,
+    short_flag: [bool; 256],
 }
 
 impl Walk {
@@ -162,10 +165,13 @@ impl Walk {
                     .collect()
             })
             .collect();
-        let mut short_last = [false; 256];
+        let mut short_flag = [false; 256];
         for (k, _) in &short {
-            short_last[usize::from(k[k.len() - 1])] = true;
+            short_flag[usize::from(k[k.len() - 1])] = true;
         }
+        let short_last = (0..=255u8)
+            .filter(|&b| short_flag[usize::from(b)])
+            .collect();
         Ok(Walk {
             class,
             columns,
@@ -175,6 +181,7 @@ impl Walk {
             pending,
             short,
             short_last,
+            short_flag,
         })
     }
 
@@ -201,10 +208,18 @@ impl Walk {
     /// prefix of a keyword of three bytes or more (the short ones are the caller's).
     fn find(&self, hay: &[u8], hits: &mut Vec<Hit>) -> usize {
         let state = self.run(hay, |state, i| self.push_ends(state, i, hits));
-        if !self.short.is_empty() {
-            for (i, &b) in hay.iter().enumerate() {
-                if self.short_last[usize::from(b)] {
-                    self.short(hay, i, hits);
+        match self.short_last[..] {
+            [] => {}
+            [a] => memchr::memchr_iter(a, hay).for_each(|i| self.short(hay, i, hits)),
+            [a, b] => memchr::memchr2_iter(a, b, hay).for_each(|i| self.short(hay, i, hits)),
+            [a, b, c] => {
+                memchr::memchr3_iter(a, b, c, hay).for_each(|i| self.short(hay, i, hits));
+            }
+            _ => {
+                for (i, &b) in hay.iter().enumerate() {
+                    if self.short_flag[usize::from(b)] {
+                        self.short(hay, i, hits);
+                    }
                 }
             }
         }
@@ -946,6 +961,44 @@ mod tests {
                 Walk::new(&patterns, &all, Vec::new()).unwrap()
             });
             prop_assert_eq!(forward.pending(text.as_bytes()), want);
+        }
+
+        /// Keywords shorter than three bytes are found exactly, case-sensitively, with
+        /// one to three distinct last bytes (memchr) or more (the flag table).
+        #[test]
+        fn walk_finds_short_keywords_exactly(
+            text in "[abQ~SKskxyzABD ]{0,40}",
+            n in 1usize..=5,
+        ) {
+            let shorts: Vec<&[u8]> = [&b"Q~"[..], b"SK", b"ab", b"y", b"zD"][..n].to_vec();
+            let patterns: Vec<Vec<u8>> = std::iter::once(&b"abd"[..])
+                .chain(shorts.iter().copied())
+                .map(<[u8]>::to_vec)
+                .collect();
+            let short = (1..patterns.len())
+                .map(|i| (patterns[i].clone(), i as u32))
+                .collect();
+            let walk = Walk::new(&patterns, &[0], short).unwrap();
+            let mut hits = Vec::new();
+            walk.find(text.as_bytes(), &mut hits);
+            hits.sort_unstable();
+            let lower = text.to_ascii_lowercase();
+            let mut want: Vec<Hit> = (0..text.len())
+                .flat_map(|at| {
+                    let lower = &lower;
+                    let text = &text;
+                    patterns.iter().enumerate().filter_map(move |(i, p)| {
+                        let found = if i == 0 {
+                            lower.as_bytes()[at..].starts_with(p)
+                        } else {
+                            text.as_bytes()[at..].starts_with(p)
+                        };
+                        found.then_some((i as u32, at))
+                    })
+                })
+                .collect();
+            want.sort_unstable();
+            prop_assert_eq!(hits, want);
         }
 
         /// The small-slice walk reports the hits of the Teddy path (on the same text
