@@ -83,6 +83,8 @@ pub struct Scrubber {
     pub(super) total: u64,
     pub(super) work: u64,
     pub(super) hits: Vec<Hit>,
+    /// Space for merging the runs of `hits` (see [`sort_runs`]).
+    pub(super) merged: Vec<Hit>,
     pub(super) lower: Vec<u8>,
     /// New candidates starting here or later are fed a few bytes when found (see
     /// [`Scrubber::add_keyword_candidate`]); a speed heuristic, the output is the same.
@@ -104,6 +106,10 @@ pub struct Scrubber {
     /// `(end, from, n)`: the last scan, of `from..end`, found that its last `n` bytes
     /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
     pub(super) pending: Option<(u64, u64, usize)>,
+    /// Tests only: every candidate is fed byte by byte through its DFA (no memo, trail,
+    /// eager feeding or rejection at the hit), the reference the shortcuts must equal.
+    #[cfg(test)]
+    pub(super) plain: bool,
 }
 
 /// The states one candidate's DFA passed through, byte by byte: `states[i]` is the
@@ -136,20 +142,68 @@ pub(super) struct Trail {
 /// A few such paths are kept per rule, the oldest replaced first: in a storm of
 /// `secret_access_key` one rule's candidates start at `secret` and at `access_key`
 /// in turn.
-#[derive(Clone, Debug, Default)]
+///
+/// A path's first bytes (up to 8) are also kept as a word, so a comparison is a load, a
+/// mask and a compare for paths of up to 8 bytes: most paths of a storm
+/// (`sk-sk-`, `G` of `GSK_`), which [`Scrubber::scan`] checks at each hit before any
+/// candidate exists.
+#[derive(Clone, Debug)]
 pub(super) struct Memo {
     paths: [(Vec<u8>, Option<u64>); PATHS],
+    /// Per path: its first bytes (up to 8) as a little-endian word, and their mask;
+    /// an empty slot's can equal no word (`(u64::MAX, 0)`).
+    heads: [(u64, u64); PATHS],
     next: usize,
 }
 
+impl Default for Memo {
+    fn default() -> Memo {
+        Memo {
+            paths: Default::default(),
+            heads: [(u64::MAX, 0); PATHS],
+            next: 0,
+        }
+    }
+}
+
+/// The first 8 bytes of `text` as a little-endian word (zeros past its end).
+#[inline]
+fn head(text: &[u8]) -> u64 {
+    match text.first_chunk::<8>() {
+        Some(w) => u64::from_le_bytes(*w),
+        None => {
+            let mut w = [0u8; 8];
+            w[..text.len()].copy_from_slice(text);
+            u64::from_le_bytes(w)
+        }
+    }
+}
+
 impl Memo {
-    /// The path `text` begins with, if any: its length and match end.
+    /// The path `text` begins with, if any: its length and match end. (At most one
+    /// can: a path ends where the DFA died, so no path extends another.)
+    #[inline]
     fn recall(&self, text: &[u8]) -> Option<(usize, Option<u64>)> {
-        let first = *text.first()?;
-        self.paths
-            .iter()
-            .find(|(path, _)| path.first() == Some(&first) && text.starts_with(path))
-            .map(|(path, best)| (path.len(), *best))
+        let word = head(text);
+        for (&(w, mask), (path, best)) in self.heads.iter().zip(&self.paths) {
+            // A longer path is compared at its last byte first, the one that killed
+            // the DFA: in a storm the text there usually differs (`eyJ-eyJ-…!`).
+            let n = path.len();
+            if word & mask == w
+                && text.len() >= n
+                && (n <= 8 || (text[n - 1] == path[n - 1] && text[8..n] == path[8..]))
+            {
+                return Some((path.len(), *best));
+            }
+        }
+        None
+    }
+
+    /// Whether a candidate starting at `text` (bytes that arrived from its start) dies
+    /// without a match: the outcome [`Memo::decide`] would give, which drops it.
+    #[inline]
+    fn kills(&self, text: &[u8]) -> bool {
+        matches!(self.recall(text), Some((_, None)))
     }
 
     /// Decide `c`, not fed yet, from the memo when the bytes from its start (in `buf`
@@ -172,6 +226,13 @@ impl Memo {
         bytes.clear();
         bytes.extend_from_slice(path);
         *b = best;
+        let n = path.len().min(8);
+        let mask = if n == 8 {
+            u64::MAX
+        } else {
+            (1u64 << (8 * n)) - 1
+        };
+        self.heads[self.next] = (head(path) & mask, mask);
         self.next = (self.next + 1) % PATHS;
     }
 }
@@ -205,6 +266,7 @@ impl Scrubber {
             total: 0,
             work: 0,
             hits: Vec::new(),
+            merged: Vec::new(),
             lower: Vec::new(),
             eager_from: 0,
             dense: false,
@@ -215,6 +277,8 @@ impl Scrubber {
             verdicts: vec![Verdict::default(); n],
             scratch: Vec::new(),
             pending: None,
+            #[cfg(test)]
+            plain: false,
         }
     }
 
@@ -283,6 +347,18 @@ impl Scrubber {
             .iter()
             .zip(&self.counts)
             .map(|(r, &n)| (r.info.id.as_str(), n))
+    }
+
+    /// Whether the shortcuts that decide candidates without feeding them (memo, trail,
+    /// eager feeding, rejection at the hit) are on: always, but in the tests that
+    /// compare them with plain feeding.
+    #[inline]
+    fn shortcuts(&self) -> bool {
+        #[cfg(test)]
+        if self.plain {
+            return false;
+        }
+        true
     }
 
     fn end(&self) -> u64 {
@@ -376,10 +452,8 @@ impl Scrubber {
         }
         let set = Arc::clone(&self.set);
         // Each searcher reports in order; several interleave. In order, candidates are
-        // appended (no search per hit): one check, and a sort only when it fails.
-        if !hits.is_sorted_by_key(|&(p, at)| (at, p)) {
-            hits.sort_by_key(|&(p, at)| (at, p));
-        }
+        // appended (no search per hit).
+        sort_runs(&mut hits, &mut self.merged);
         self.work += hits.len() as u64;
         for &(pattern, at) in &hits {
             let hit = from + at as u64;
@@ -388,11 +462,21 @@ impl Scrubber {
                 continue;
             }
             if set.prefilter.is_keyword(pattern) {
-                self.add_keyword_candidate(
-                    set.keyword_rule[pattern as usize],
-                    hit,
-                    (stop - hit) as usize,
-                );
+                let rule = set.keyword_rule[pattern as usize];
+                // Rules with no run before the keyword start their candidates at the
+                // hit: a hit the left guard blocks, or whose bytes begin with a path on
+                // which the rule's DFA died with no match, is dropped before a
+                // candidate exists (in a storm, nearly every hit: see [`Memo`]).
+                let r = &set.rules[rule as usize];
+                if r.before.is_none()
+                    && (self.blocked(r, hit)
+                        || (self.memos[rule as usize]
+                            .kills(&self.buf[(hit - self.base) as usize..])
+                            && self.shortcuts()))
+                {
+                    continue;
+                }
+                self.add_keyword_candidate(rule, hit, (stop - hit) as usize);
             } else if hit >= self.emitted {
                 self.add_candidate(Candidate {
                     rule: set.literal_rule,
@@ -419,16 +503,8 @@ impl Scrubber {
             }
         };
         let rule = &self.set.rules[rule_ix as usize];
-        if start < self.emitted {
+        if self.blocked(rule, start) {
             return;
-        }
-        if let Some(guard) = rule.left_guard {
-            if start > self.base
-                && guard.contains(self.byte(start - 1))
-                && !self.after_escape(start)
-            {
-                return;
-            }
         }
         let mut c = Candidate {
             rule: rule_ix,
@@ -443,7 +519,7 @@ impl Scrubber {
         // earlier candidate that was fed so and lived on: its match may cover this one
         // (`eyJeyJ…`), and the bytes would be fed for nothing. Either way the candidate
         // is decided alike; this only chooses when.
-        if start >= self.eager_from {
+        if start >= self.eager_from && self.shortcuts() {
             let known = self.end();
             // Most candidates of a storm are decided by the memo (see [`Memo`]).
             if let Some(n) =
@@ -499,6 +575,18 @@ impl Scrubber {
             }
             Err(i) => self.cands.insert(i, c),
         }
+    }
+
+    /// Whether a candidate of `rule` may not start at `start`: inside what was emitted
+    /// (or redacted), or right after a byte of its left guard.
+    #[inline]
+    fn blocked(&self, rule: &Rule, start: u64) -> bool {
+        start < self.emitted
+            || rule.left_guard.is_some_and(|guard| {
+                start > self.base
+                    && guard.contains(self.byte(start - 1))
+                    && !self.after_escape(start)
+            })
     }
 
     /// True when `at` follows a `\n`, `\r` or `\t` escape (inside a JSON string the
@@ -684,14 +772,24 @@ impl Scrubber {
 
     /// Feed the candidate at `i` the bytes it has not seen, until it is decided.
     fn advance(&mut self, i: usize, end: u64, eof: bool) {
+        let shortcuts = self.shortcuts();
         let c = &mut self.cands[i];
         if c.fate == Fate::Live {
             let memo = &mut self.memos[c.rule as usize];
-            if let Some(n) = memo.decide(c, &self.buf, self.base, end) {
-                self.work += n;
-                return;
+            if shortcuts {
+                if let Some(n) = memo.decide(c, &self.buf, self.base, end) {
+                    self.work += n;
+                    return;
+                }
             }
-            let trail = &mut self.trails[c.rule as usize];
+            let trail = if shortcuts {
+                &mut self.trails[c.rule as usize]
+            } else {
+                // A trail no one joins (see `add_keyword_candidate`).
+                self.eager_trail.start = u64::MAX;
+                self.eager_trail.states.clear();
+                &mut self.eager_trail
+            };
             self.work += run(
                 &self.set,
                 &self.buf,
@@ -794,31 +892,50 @@ fn run(
     // The last match end this run met: `(byte, best)`.
     let mut met: Option<(u64, Option<u64>)> = None;
     scratch.clear();
-    while pos < end {
+    // Read the byte at `pos` into `state`; true when it killed the DFA.
+    let step = |state: &mut StateID, pos: u64, best: &mut Option<u64>, met: &mut Option<_>| {
         let b = buf[(pos - base) as usize];
-        state = dfa.next_state(state, b);
-        fed += 1;
-        if dfa.is_special_state(state) {
-            if dfa.is_dead_state(state) || dfa.is_quit_state(state) {
-                fate = Fate::Done(best);
-                (died, killed) = (true, true);
-                break;
+        *state = dfa.next_state(*state, b);
+        if dfa.is_special_state(*state) {
+            if dfa.is_dead_state(*state) || dfa.is_quit_state(*state) {
+                return true;
             }
-            if dfa.is_match_state(state) {
+            if dfa.is_match_state(*state) {
                 // The guard judges the longest match only: no backing off to a
                 // shorter one (`password=password)` is not `password=passwor`).
-                best = (!rule.right_guard.is_some_and(|g| g.contains(b))).then_some(pos);
-                met = Some((pos, best));
+                *best = (!rule.right_guard.is_some_and(|g| g.contains(b))).then_some(pos);
+                *met = Some((pos, *best));
             }
         }
-        if pos < warm {
-            // Fed plainly.
-        } else if record {
+        false
+    };
+    // Up to `warm`, bytes are fed plainly: nothing recorded, no trail looked at.
+    let plain = warm.min(end).min(cap);
+    while pos < plain {
+        fed += 1;
+        if step(&mut state, pos, &mut best, &mut met) {
+            fate = Fate::Done(best);
+            (died, killed) = (true, true);
+            break;
+        }
+        pos += 1;
+    }
+    if !died && pos >= cap {
+        fate = Fate::Overflow;
+        pos = start + rule.max_len as u64;
+    }
+    while fate == Fate::Live && pos < end {
+        fed += 1;
+        if step(&mut state, pos, &mut best, &mut met) {
+            fate = Fate::Done(best);
+            (died, killed) = (true, true);
+            break;
+        }
+        if record {
             scratch.push(state);
         }
         if !joined
             && joinable
-            && pos >= warm
             && (trail.from..trail_end).contains(&pos)
             && trail.states[(pos - trail.from) as usize] == state
         {
@@ -897,6 +1014,55 @@ fn run(
     fed
 }
 
+/// Sort `hits` by `(offset, pattern)`. The prefilter's engines each report in order, one
+/// after another (the keywords block by block, then the two-byte keywords, then literal
+/// forms), so `hits` is a few sorted runs: they are merged pairwise, a pass over the
+/// hits per halving of the runs, through `space`. (A general sort, which finds the runs
+/// too, cost ~80 instructions a hit in a storm that meets two engines: `GSK_GSK_…` is
+/// `gsk_` and `SK` every four bytes.) Many runs, which no engine makes, are sorted.
+fn sort_runs(hits: &mut Vec<Hit>, space: &mut Vec<Hit>) {
+    const RUNS: usize = 8;
+    let key = |&(p, at): &Hit| (at, p);
+    // Run `k` is `hits[bounds[k]..bounds[k + 1]]`.
+    let mut bounds = [0usize; RUNS + 1];
+    let mut n = 1;
+    for i in 1..hits.len() {
+        if key(&hits[i]) < key(&hits[i - 1]) {
+            if n == RUNS {
+                hits.sort_unstable_by_key(key);
+                return;
+            }
+            bounds[n] = i;
+            n += 1;
+        }
+    }
+    bounds[n] = hits.len();
+    while n > 1 {
+        space.clear();
+        let mut merged = 0;
+        for k in (0..n).step_by(2) {
+            let (a, b) = (bounds[k], bounds[k + 1]);
+            let c = if k + 1 < n { bounds[k + 2] } else { b };
+            let (mut i, mut j) = (a, b);
+            while i < b && j < c {
+                if key(&hits[j]) < key(&hits[i]) {
+                    space.push(hits[j]);
+                    j += 1;
+                } else {
+                    space.push(hits[i]);
+                    i += 1;
+                }
+            }
+            space.extend_from_slice(&hits[i..b]);
+            space.extend_from_slice(&hits[j..c]);
+            merged += 1;
+            bounds[merged] = c;
+        }
+        std::mem::swap(hits, space);
+        n = merged;
+    }
+}
+
 /// Scrub a whole text: one chunk and a flush.
 pub fn scrub(set: &Arc<RuleSet>, text: &[u8]) -> Vec<u8> {
     scrub_cow(set, text).into_owned()
@@ -934,5 +1100,76 @@ pub fn scrub_cow<'a>(set: &Arc<RuleSet>, text: &'a [u8]) -> Cow<'a, [u8]> {
         Some(o) => Cow::Owned(o),
         None if same == text.len() => Cow::Borrowed(text),
         None => Cow::Owned(text[..same].to_vec()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn scrubbed(text: &[u8], chunk: usize, plain: bool) -> Vec<u8> {
+        let mut s = Scrubber::new(RuleSet::builtin());
+        s.plain = plain;
+        let mut out = Vec::new();
+        for piece in text.chunks(chunk.max(1)) {
+            s.feed(piece, &mut out);
+        }
+        s.flush(&mut out);
+        out
+    }
+
+    /// Keywords and near-keywords of storms, values, breaks and whole credentials.
+    const UNITS: [&str; 24] = [
+        "sk-",
+        "SK",
+        "GSK_",
+        "gsk_",
+        "--api-key ",
+        "eyJ-",
+        "eyJ",
+        "ghp_",
+        "a",
+        "AKIA",
+        "xoxb-",
+        "-us",
+        "api_key=",
+        "abc12345",
+        " ",
+        "\n",
+        "\"",
+        "\\n",
+        "_",
+        "password=hunter2",
+        "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",
+        "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5",
+        "SK0123456789abcdef0123456789abcdef",
+        "AZDO",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Storms (a unit repeated) with edits: the shortcuts that drop hits before a
+        /// candidate exists and decide candidates without feeding them give exactly
+        /// what feeding every candidate its bytes gives, whole and in chunks.
+        #[test]
+        fn storms_with_edits_equal_plain_feeding(
+            unit in proptest::collection::vec(0..UNITS.len(), 1..4),
+            times in 1usize..300,
+            edits in proptest::collection::vec((any::<usize>(), 0..UNITS.len()), 0..6),
+            chunk in 1usize..300,
+        ) {
+            let one: Vec<u8> = unit.iter().flat_map(|&i| UNITS[i].bytes()).collect();
+            let mut text: Vec<u8> = one.iter().copied().cycle().take(one.len() * times).collect();
+            for (at, p) in edits {
+                let at = at % (text.len() + 1);
+                text.splice(at..at, UNITS[p].bytes());
+            }
+            let plain = scrubbed(&text, text.len(), true);
+            prop_assert_eq!(&scrubbed(&text, text.len(), false), &plain);
+            prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
+            prop_assert_eq!(&scrubbed(&text, chunk, true), &plain);
+        }
     }
 }
