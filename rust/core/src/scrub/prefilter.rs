@@ -370,8 +370,7 @@ impl Dense {
     /// (which holds the same keywords), sorted by `(offset, keyword)`. The walk reports
     /// them by their end: a hit is moved back past the few longer keywords that start
     /// after it (`secret_access_key` holds four), which costs less than sorting the
-    /// block.
-    /// The span is walked as two halves at once (see [`Walk::run_halves`]).
+    /// block. The span is walked as two halves at once (see [`Walk::run_halves`]).
     fn find(&self, walk: &Walk, lower: &[u8], at: usize, to: usize, hits: &mut Vec<Hit>) {
         let first = hits.len();
         let from = at.saturating_sub(self.longest - 1);
