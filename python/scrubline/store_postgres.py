@@ -227,7 +227,13 @@ class PostgresStore:
         with contextlib.suppress(psycopg.Error):
             if self._open:
                 self.db.rollback()
-            self.db.close()  # ends the session: its claims go with it
+            # Claims are released here, not left to the server noticing the closed
+            # connection (it does so a moment later: a writer claiming the run right
+            # after this returned could still find it busy).
+            self.db.execute("SELECT pg_advisory_unlock_all()")
+            self.db.rollback()
+        with contextlib.suppress(psycopg.Error):
+            self.db.close()  # ends the session: anything left goes with it
         self._open = False
 
     def abandon(self) -> None:
