@@ -206,67 +206,50 @@ impl Walk {
         state
     }
 
-    /// [`Walk::run`] over `a` and `b` at once, `end_a` and `end_b` called for each: the
-    /// two walks' table loads do not wait on each other, so the processor overlaps
-    /// them, where one walk waits a load's latency per byte.
+    /// [`Walk::run`] over `hay` as two halves at once, `end` called in the same order;
+    /// returns the state it ends in. Each step of a walk is a table load that waits on
+    /// the one before; the two halves' loads do not wait on each other, so the
+    /// processor overlaps them. The second walk starts [`Walk::longest`] bytes before
+    /// the middle, so every keyword that ends past the middle lies wholly in what it
+    /// reads, and by the end its state is the one a single walk would reach: it keeps
+    /// only those keywords, the first walk the others. Its ends wait in `later` (the
+    /// caller's, so no walk allocates) until the first walk is done.
     #[inline(always)]
-    fn run2(
+    fn run_halves(
         &self,
-        a: &[u8],
-        b: &[u8],
-        mut end_a: impl FnMut(u32, usize),
-        mut end_b: impl FnMut(u32, usize),
+        hay: &[u8],
+        later: &mut Vec<(u32, usize)>,
+        mut end: impl FnMut(u32, usize),
     ) -> u32 {
         let step = |state: u32, byte: u8| {
             self.next[state as usize + usize::from(self.class[usize::from(byte)])]
         };
+        let mid = hay.len() / 2;
+        let second = mid.saturating_sub(self.longest);
+        // The first half is never the longer: it ends with the zip below.
+        let (a, b) = (&hay[..mid], &hay[second..]);
+        later.clear();
         let (mut sa, mut sb) = (0u32, 0u32);
         for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
             sa = step(sa, x);
             sb = step(sb, y);
             if sa >= self.first_match {
-                end_a(sa, i);
+                end(sa, i);
             }
-            if sb >= self.first_match {
-                end_b(sb, i);
-            }
-        }
-        let n = a.len().min(b.len());
-        for (i, &x) in a.iter().enumerate().skip(n) {
-            sa = step(sa, x);
-            if sa >= self.first_match {
-                end_a(sa, i);
+            if sb >= self.first_match && second + i >= mid {
+                later.push((sb, second + i));
             }
         }
-        for (i, &y) in b.iter().enumerate().skip(n) {
+        for (i, &y) in b.iter().enumerate().skip(a.len()) {
             sb = step(sb, y);
-            if sb >= self.first_match {
-                end_b(sb, i);
+            if sb >= self.first_match && second + i >= mid {
+                later.push((sb, second + i));
             }
         }
-        sb
-    }
-
-    /// [`Walk::run`] over `hay` as two halves at once (see [`Walk::run2`]), `end`
-    /// called in the same order; returns the state it ends in. The second walk starts
-    /// [`Walk::longest`] bytes before the middle, so every keyword that ends past the
-    /// middle lies wholly in what it reads, and by the end its state is the one a single
-    /// walk would reach: it keeps only those keywords, the first walk the others. Its
-    /// ends wait in a buffer until the first walk is done.
-    #[inline(always)]
-    fn run_halves(&self, hay: &[u8], mut end: impl FnMut(u32, usize)) -> u32 {
-        let mid = hay.len() / 2;
-        let second = mid.saturating_sub(self.longest);
-        let mut later = Vec::new();
-        let last = self.run2(&hay[..mid], &hay[second..], &mut end, |state, i| {
-            if second + i >= mid {
-                later.push((state, second + i));
-            }
-        });
-        for (state, i) in later {
+        for &(state, i) in later.iter() {
             end(state, i);
         }
-        last
+        sb
     }
 
     /// The keywords `state` ends, `(index, length)`.
@@ -276,9 +259,9 @@ impl Walk {
 
     /// Append the hits of `hay`; returns the longest suffix of `hay` that is a proper
     /// prefix of a keyword of three bytes or more (the short ones are the caller's).
-    fn find(&self, hay: &[u8], hits: &mut Vec<Hit>) -> usize {
+    fn find(&self, hay: &[u8], hits: &mut Vec<Hit>, later: &mut Vec<(u32, usize)>) -> usize {
         let state = if hay.len() >= HALVES * self.longest {
-            self.run_halves(hay, |state, i| self.push_ends(state, i, hits))
+            self.run_halves(hay, later, |state, i| self.push_ends(state, i, hits))
         } else {
             self.run(hay, |state, i| self.push_ends(state, i, hits))
         };
@@ -370,13 +353,21 @@ impl Dense {
     /// (which holds the same keywords), sorted by `(offset, keyword)`. The walk reports
     /// them by their end: a hit is moved back past the few longer keywords that start
     /// after it (`secret_access_key` holds four), which costs less than sorting the
-    /// block. The span is walked as two halves at once (see [`Walk::run_halves`]).
-    fn find(&self, walk: &Walk, lower: &[u8], at: usize, to: usize, hits: &mut Vec<Hit>) {
+    /// block. The span is walked as two halves at once (see [`Walk::run_halves`];
+    /// `later` is its space).
+    fn find(
+        &self,
+        walk: &Walk,
+        lower: &[u8],
+        (at, to): (usize, usize),
+        hits: &mut Vec<Hit>,
+        later: &mut Vec<(u32, usize)>,
+    ) {
         let first = hits.len();
         let from = at.saturating_sub(self.longest - 1);
         let stop = (to + self.longest - 1).min(lower.len());
         // Inline: here nearly every byte ends a keyword.
-        walk.run_halves(&lower[from..stop], |state, i| {
+        walk.run_halves(&lower[from..stop], later, |state, i| {
             let end = from + i + 1;
             for &(k, len) in walk.ends(state) {
                 let h = end - len as usize;
@@ -390,6 +381,15 @@ impl Dense {
             }
         });
     }
+}
+
+/// The space [`Prefilter::find`] works in, kept by its caller from call to call.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Scratch {
+    /// The slice, ASCII-lowercased (for Teddy and dense blocks).
+    lower: Vec<u8>,
+    /// The second half-walk's keyword ends (see [`Walk::run_halves`]).
+    later: Vec<(u32, usize)>,
 }
 
 /// Below this many bytes, one automaton pass beats the setup of several SIMD searches
@@ -655,7 +655,7 @@ impl Prefilter {
     }
 
     /// Append to `hits` every occurrence in `hay` of every pattern (overlapping ones
-    /// included), in no particular order. `lower` is scratch space; `dense` says
+    /// included), in no particular order. `scratch` is space it reuses; `dense` says
     /// whether the text before `hay` had dense hits, and is left saying it of `hay`'s
     /// end (it only picks the engine: the hits are the same). Returns, when the engine
     /// answered it on the way, the length of the longest suffix of `hay` that is a
@@ -663,10 +663,11 @@ impl Prefilter {
     pub(crate) fn find(
         &self,
         hay: &[u8],
-        lower: &mut Vec<u8>,
+        scratch: &mut Scratch,
         hits: &mut Vec<Hit>,
         dense_before: &mut bool,
     ) -> Option<usize> {
+        let Scratch { lower, later } = scratch;
         let mut pending = None;
         match &self.keywords {
             Some(keywords) if hay.len() >= SMALL => {
@@ -690,7 +691,7 @@ impl Prefilter {
                     }
                     let before = hits.len();
                     if dense_block {
-                        dense.find(&self.walk, lower, at, to, hits);
+                        dense.find(&self.walk, lower, (at, to), hits, later);
                     } else {
                         // Signatures starting in `at..to`: the span ends a signature
                         // length, less one, later.
@@ -721,7 +722,7 @@ impl Prefilter {
                 let short = hay
                     .last()
                     .is_some_and(|&b| self.short_first[usize::from(b.to_ascii_lowercase())]);
-                pending = Some(self.walk.find(hay, hits).max(usize::from(short)));
+                pending = Some(self.walk.find(hay, hits, later).max(usize::from(short)));
             }
         }
         if let Some(ac) = &self.literals {
@@ -1005,15 +1006,15 @@ mod tests {
     fn dense_blocks_report_the_hits_of_the_walk() {
         let patterns = keywords();
         let pre = Prefilter::new(&patterns, &[]).unwrap();
-        let mut lower = Vec::new();
+        let mut scratch = Scratch::default();
         let mut dense_storms = 0;
         for k in &patterns {
             let storm = k.repeat(3 * BLOCK / k.len() + 1);
             let (mut found, mut walked) = (Vec::new(), Vec::new());
             let mut dense = false;
-            pre.find(&storm, &mut lower, &mut found, &mut dense);
+            pre.find(&storm, &mut scratch, &mut found, &mut dense);
             dense_storms += usize::from(dense);
-            pre.walk.find(&storm, &mut walked);
+            pre.walk.find(&storm, &mut walked, &mut Vec::new());
             found.sort_unstable();
             walked.sort_unstable();
             assert_eq!(found, walked, "{:?}", String::from_utf8_lossy(k));
@@ -1059,7 +1060,7 @@ mod tests {
                 .collect();
             let walk = Walk::new(&patterns, &[0], short).unwrap();
             let mut hits = Vec::new();
-            walk.find(text.as_bytes(), &mut hits);
+            walk.find(text.as_bytes(), &mut hits, &mut Vec::new());
             hits.sort_unstable();
             let lower = text.to_ascii_lowercase();
             let mut want: Vec<Hit> = (0..text.len())
@@ -1103,9 +1104,9 @@ mod tests {
             let at = (cut.0 * text.len() as f64) as usize;
             let to = at + (cut.1 * (text.len() - at) as f64) as usize;
             let mut hits = Vec::new();
-            dense.find(&pre.walk, &lower, at, to, &mut hits);
+            dense.find(&pre.walk, &lower, (at, to), &mut hits, &mut Vec::new());
             let mut walked = Vec::new();
-            pre.walk.find(&lower, &mut walked);
+            pre.walk.find(&lower, &mut walked, &mut Vec::new());
             let mut want: Vec<Hit> = walked
                 .into_iter()
                 .filter(|&(k, h)| {
@@ -1127,19 +1128,19 @@ mod tests {
                 let pre = Prefilter::new(&patterns, &[]).unwrap();
                 (patterns, pre)
             });
-            let (mut lower, mut hits) = (Vec::new(), Vec::new());
-            let pending = pre.find(text.as_bytes(), &mut lower, &mut hits, &mut false);
+            let (mut scratch, mut hits) = (Scratch::default(), Vec::new());
+            let pending = pre.find(text.as_bytes(), &mut scratch, &mut hits, &mut false);
             prop_assert_eq!(pending, Some(pending_naive(patterns, text.as_bytes())));
             let big = text.repeat(SMALL / text.len().max(1) + 1);
             let (mut walked, mut teddy) = (Vec::new(), Vec::new());
             // Past `HALVES` keyword lengths the walk goes as two halves: the same
             // pending length of the keywords of three bytes or more (none is longer
             // than 64 bytes).
-            let walked_pending = pre.walk.find(big.as_bytes(), &mut walked);
+            let walked_pending = pre.walk.find(big.as_bytes(), &mut walked, &mut Vec::new());
             let tail = &big.as_bytes()[big.len().saturating_sub(64)..];
             let long: Vec<Vec<u8>> = patterns.iter().filter(|p| p.len() >= 3).cloned().collect();
             prop_assert_eq!(walked_pending, pending_naive(&long, tail));
-            pre.find(big.as_bytes(), &mut lower, &mut teddy, &mut false);
+            pre.find(big.as_bytes(), &mut scratch, &mut teddy, &mut false);
             walked.sort_unstable();
             teddy.sort_unstable();
             prop_assert_eq!(walked, teddy);

@@ -15,7 +15,7 @@ use regex_automata::dfa::Automaton;
 use regex_automata::util::primitives::StateID;
 
 use super::guard::{is_filler, is_placeholder};
-use super::prefilter::Hit;
+use super::prefilter::{Hit, Scratch};
 use super::rules::Tier;
 use super::ruleset::{Rule, RuleSet};
 
@@ -85,7 +85,8 @@ pub struct Scrubber {
     pub(super) hits: Vec<Hit>,
     /// Space for merging the runs of `hits` (see [`sort_runs`]).
     pub(super) merged: Vec<Hit>,
-    pub(super) lower: Vec<u8>,
+    /// Space the prefilter reuses from scan to scan.
+    pub(super) prefilter_space: Scratch,
     /// New candidates starting here or later are fed a few bytes when found (see
     /// [`Scrubber::add_keyword_candidate`]); a speed heuristic, the output is the same.
     pub(super) eager_from: u64,
@@ -267,7 +268,7 @@ impl Scrubber {
             work: 0,
             hits: Vec::new(),
             merged: Vec::new(),
-            lower: Vec::new(),
+            prefilter_space: Scratch::default(),
             eager_from: 0,
             dense: false,
             trails: vec![Trail::default(); n],
@@ -317,7 +318,7 @@ impl Scrubber {
         hits.clear();
         self.set
             .prefilter
-            .find(text, &mut self.lower, &mut hits, &mut false);
+            .find(text, &mut self.prefilter_space, &mut hits, &mut false);
         let found = !hits.is_empty();
         hits.clear();
         self.hits = hits;
@@ -440,10 +441,10 @@ impl Scrubber {
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
         let hay = &self.buf[(from - self.base) as usize..];
-        let pending = self
-            .set
-            .prefilter
-            .find(hay, &mut self.lower, &mut hits, &mut self.dense);
+        let pending =
+            self.set
+                .prefilter
+                .find(hay, &mut self.prefilter_space, &mut hits, &mut self.dense);
         self.pending = pending.map(|n| (end, from, n));
         let scanned = std::mem::replace(&mut self.scanned, end);
         if hits.is_empty() {
