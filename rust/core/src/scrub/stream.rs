@@ -146,8 +146,8 @@ pub(super) struct Trail {
 ///
 /// A path's first bytes (up to 8) are also kept as a word, so a comparison is a load, a
 /// mask and a compare for paths of up to 8 bytes: most paths of a storm
-/// (`sk-sk-`, `G` of `GSK_`), which [`Scrubber::scan`] checks at each hit before any
-/// candidate exists.
+/// (`sk-sk-`, `G` of `GSK_`), which [`Scrubber::add_keyword_candidate`] checks at each
+/// start before a candidate exists.
 #[derive(Clone, Debug)]
 pub(super) struct Memo {
     paths: [(Vec<u8>, Option<u64>); PATHS],
@@ -463,21 +463,11 @@ impl Scrubber {
                 continue;
             }
             if set.prefilter.is_keyword(pattern) {
-                let rule = set.keyword_rule[pattern as usize];
-                // Rules with no run before the keyword start their candidates at the
-                // hit: a hit the left guard blocks, or whose bytes begin with a path on
-                // which the rule's DFA died with no match, is dropped before a
-                // candidate exists (in a storm, nearly every hit: see [`Memo`]).
-                let r = &set.rules[rule as usize];
-                if r.before.is_none()
-                    && (self.blocked(r, hit)
-                        || (self.memos[rule as usize]
-                            .kills(&self.buf[(hit - self.base) as usize..])
-                            && self.shortcuts()))
-                {
-                    continue;
-                }
-                self.add_keyword_candidate(rule, hit, (stop - hit) as usize);
+                self.add_keyword_candidate(
+                    set.keyword_rule[pattern as usize],
+                    hit,
+                    (stop - hit) as usize,
+                );
             } else if hit >= self.emitted {
                 self.add_candidate(Candidate {
                     rule: set.literal_rule,
@@ -504,7 +494,13 @@ impl Scrubber {
             }
         };
         let rule = &self.set.rules[rule_ix as usize];
-        if self.blocked(rule, start) {
+        // A start the left guard blocks, or whose bytes begin with a path on which the
+        // rule's DFA died with no match, is dropped before a candidate exists (in a
+        // storm, nearly every hit: see [`Memo`]).
+        if self.blocked(rule, start)
+            || (self.shortcuts()
+                && self.memos[rule_ix as usize].kills(&self.buf[(start - self.base) as usize..]))
+        {
             return;
         }
         let mut c = Candidate {
