@@ -98,7 +98,7 @@ def test_sample_is_scrubbed():
 def test_rules_json():
     r = run("rules", "--json")
     found = json.loads(r.stdout)
-    assert {"id", "tier", "description", "family", "keywords"} == set(found[0])
+    assert {"id", "tier", "description", "family", "keywords", "pattern"} == set(found[0])
     assert found == [{**r._asdict(), "keywords": list(r.keywords)} for r in scrubline.rules()]
     assert {"id": "github-pat", "family": "GitHub"}.items() <= found[
         [x["id"] for x in found].index("github-pat")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -251,6 +253,20 @@ def test_every_builtin_rule_belongs_to_one_family_in_priority_order():
     # Every built-in rule starts at a keyword; the literal rule at a registered secret.
     assert all(r.keywords for r in found[:-1]) and found[-1].keywords == ()
     assert by_id["github-pat"].keywords == ("ghp_",)
+
+
+def test_every_rule_shows_the_pattern_that_matches_its_vectors():
+    # The listed pattern is the one the rule runs: it finds (Python `re` reads this
+    # subset of the syntax alike) the redacted value of each of the rule's hit vectors.
+    found = rules()
+    by_id = {r.id: r for r in found}
+    assert by_id["github-pat"].pattern == "ghp_[0-9A-Za-z]{36,255}"
+    assert found[-1].id == "literal-secret" and found[-1].pattern == ""
+    assert all(r.pattern for r in found[:-1])
+    hits = [v for v in load_vectors() if v["expect"] != v["text"]]
+    assert {v["rule"] for v in hits} == {r.id for r in found[:-1]}
+    for v in hits:
+        assert re.search(by_id[v["rule"]].pattern, v["text"]), v
 
 
 def test_public_api():

@@ -81,8 +81,8 @@ def scrub(text: str) -> str:
 def scrub_bytes(data: bytes) -> bytes:
     """Scrub a whole byte string with the built-in rules."""
 
-def rules() -> list[tuple[str, str, str, list[str]]]:
-    """The built-in rules as ``(id, tier, description, keywords)``, in priority order."""
+def rules() -> list[tuple[str, str, str, list[str], str]]:
+    """The built-in rules as ``(id, tier, description, keywords, pattern)``, in priority order."""
 
 def families() -> list[tuple[str, str, list[str]]]:
     """The built-in families as ``(name, source, rule IDs)``, in priority order."""

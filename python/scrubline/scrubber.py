@@ -28,6 +28,10 @@ class Rule(NamedTuple):
     family: str = ""
     #: The literals (ASCII case-insensitive) whose occurrence starts a possible match.
     keywords: tuple[str, ...] = ()
+    #: The regular expression (Rust ``regex`` syntax) matched from a keyword; what it
+    #: matches is redacted, or only its ``secret`` group where it has one. Guards and
+    #: validators on top of it are in the rule's source file. "" for ``literal-secret``.
+    pattern: str = ""
 
 
 class Family(NamedTuple):
@@ -44,8 +48,8 @@ def rules() -> list[Rule]:
     """The built-in rules, in priority order."""
     family = {rule: name for name, _, ids in _core.families() for rule in ids}
     return [
-        Rule(i, tier, about, family.get(i, ""), tuple(keywords))
-        for i, tier, about, keywords in _core.rules()
+        Rule(i, tier, about, family.get(i, ""), tuple(keywords), pattern)
+        for i, tier, about, keywords, pattern in _core.rules()
     ]
 
 

@@ -669,23 +669,25 @@ fn scrub_bytes<'py>(py: Python<'py>, data: &Bound<'py, PyBytes>) -> Bound<'py, P
     }
 }
 
-/// The built-in rules in priority order: `(id, tier, description, keywords)`; the
-/// run-time literal rule last, with no keywords.
+/// The built-in rules in priority order: `(id, tier, description, keywords, pattern)`;
+/// the run-time literal rule last, with no keywords and no pattern.
 #[pyfunction]
-fn rules() -> Vec<(String, &'static str, String, Vec<&'static str>)> {
-    let keywords = |id: &str| {
-        FAMILIES
-            .iter()
-            .flat_map(|f| f.rules)
-            .find(|r| r.id == id)
-            .map_or_else(Vec::new, |r| r.keywords.to_vec())
-    };
+#[allow(clippy::type_complexity)]
+fn rules() -> Vec<(
+    String,
+    &'static str,
+    String,
+    Vec<&'static str>,
+    &'static str,
+)> {
+    let def = |id: &str| FAMILIES.iter().flat_map(|f| f.rules).find(|r| r.id == id);
     RuleSet::builtin()
         .rules()
         .into_iter()
         .map(|r| {
-            let k = keywords(&r.id);
-            (r.id, r.tier.as_str(), r.description, k)
+            let (keywords, pattern) =
+                def(&r.id).map_or((Vec::new(), ""), |d| (d.keywords.to_vec(), d.pattern));
+            (r.id, r.tier.as_str(), r.description, keywords, pattern)
         })
         .collect()
 }
