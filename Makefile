@@ -87,8 +87,9 @@ bench: build-dev ## criterion (Rust) and pytest-benchmark (Python); see docs/ben
 	cargo bench -p scrubline-bench
 	$(PY) -m pytest benches -q --benchmark-enable --benchmark-only
 
-bench-compare: build-dev $(BENCH_STAMP) ## scrubline beside re, detect-secrets, hyperscan; writes docs/benchmarks-compare.{md,png}
+bench-compare: build-dev $(BENCH_STAMP) ## scrubline beside re, detect-secrets, hyperscan, and keyword storms; writes docs/benchmarks-compare.{md,png}
 	$(PY) benches/compare.py --md docs/benchmarks-compare.md --png docs/benchmarks-compare.png
+	$(PY) benches/storms.py --md docs/benchmarks-compare.md
 
 # cargo fuzz (nightly, libFuzzer): each target for FUZZ_SECONDS. New inputs go to
 # fuzz/work/<target> (ignored), seeded from the committed fuzz/corpus/<target>; crashes
