@@ -13,11 +13,13 @@ fn main() {
         let (text, planted) = corpus(64 << 20, every);
         let mut times = Vec::new();
         let mut redacted = 0;
-        for _ in 0..5 {
+        for run in 0..5 {
             let t = Instant::now();
             let out = scrub_cow(&set, &text);
             times.push(t.elapsed().as_secs_f64());
-            redacted = out.windows(10).filter(|w| w == b"[REDACTED:").count();
+            if run == 0 {
+                redacted = out.windows(10).filter(|w| w == b"[REDACTED:").count();
+            }
         }
         times.sort_by(f64::total_cmp);
         println!(
