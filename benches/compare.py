@@ -961,7 +961,7 @@ def write_md(path: Path, body: str, script: str = "benches/compare.py") -> None:
     old = path.read_text() if path.exists() else ""
     if begin in old and end in old:
         head, rest = old.split(begin, 1)
-        path.write_text(head + block + rest.split(end, 1)[1].lstrip("\n"))
+        path.write_text(head + block + "\n" + rest.split(end, 1)[1].lstrip("\n"))
     elif old:
         path.write_text(old.rstrip("\n") + "\n\n" + block)
     else:
