@@ -10,7 +10,8 @@ its own rate on clean text (the clean corpus of compare.py, the same chunks), in
 same run: scrubline's `Scrubber.feed_bytes`, and hyperscan in block mode compiled with
 every built-in rule's pattern (compare.py's `rule_patterns`), reporting its matches to
 a Python callback as a user of its Python API gets them. 64 KiB chunks for both; the
-best of `--runs` per storm, the two engines alternated storm by storm.
+best of `--runs` per storm, the two engines alternated storm by storm. scrubline's
+streamed output is checked against `scrub()` of the whole storm before its time counts.
 """
 
 from __future__ import annotations
@@ -47,6 +48,10 @@ def engines() -> tuple[Callable[[bytes], float], Callable[[bytes], tuple[float, 
 
     def ours(data: bytes, runs: int) -> float:
         chunks, best = slices(data, CHUNK), float("inf")
+        s = scrubline.Scrubber()  # checked before it counts: streamed equals whole
+        out = b"".join([s.feed_bytes(c) for c in chunks] + [s.flush_bytes()])
+        if out != scrubline.scrub(data.decode()).encode():
+            raise AssertionError(f"{data[:16]!r}…: feed_bytes output differs from scrub()")
         for _ in range(runs):
             s = scrubline.Scrubber()
             feed = s.feed_bytes
