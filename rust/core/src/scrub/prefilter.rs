@@ -5,7 +5,8 @@
 //! by their rarest four bytes (their *signature*, see [`signature`]) with SIMD Teddy
 //! searchers over an ASCII-lowercased copy of the slice, then verified in full;
 //! three-byte keywords by one more searcher on that copy; shorter ones (`Q~`, `SK`) are exact
-//! and found with memmem on the slice itself. Teddy's cost per pass grows with the
+//! and found with memmem on the slice itself, block by block (see [`Dense`]), so that
+//! every block's hits come in order. Teddy's cost per pass grows with the
 //! signatures that share a bucket and collide on their nibbles, so signatures are laid
 //! out bucket by bucket (see [`bucket_order`]): three passes of ~62 clustered
 //! signatures cost less than four of 48 in the order they came. Small slices (a token delta),
@@ -495,6 +496,8 @@ pub(crate) struct Scratch {
     lower: Vec<u8>,
     /// The keyword ends of a walk's chains (see [`Walk::record`]).
     chains: Chains,
+    /// A dense block's hits of short keywords (see [`Prefilter::short_dense`]).
+    short: Vec<Hit>,
 }
 
 /// Below this many bytes, one automaton pass beats the setup of several SIMD searches
@@ -772,7 +775,11 @@ impl Prefilter {
         hits: &mut Vec<Hit>,
         dense_before: &mut bool,
     ) -> Option<usize> {
-        let Scratch { lower, chains } = scratch;
+        let Scratch {
+            lower,
+            chains,
+            short,
+        } = scratch;
         let mut pending = None;
         match &self.keywords {
             Some(keywords) if hay.len() >= SMALL => {
@@ -797,6 +804,7 @@ impl Prefilter {
                     let before = hits.len();
                     if dense_block {
                         dense.find(&self.walk, lower, (at, to), hits, chains);
+                        self.short_dense(hay, (at, to), (hits, before), short);
                     } else {
                         // Signatures starting in `at..to`: the span ends a signature
                         // length, less one, later.
@@ -807,6 +815,11 @@ impl Prefilter {
                         if let Some((searcher, by_sig)) = three {
                             let end = (to + 2).min(hay.len());
                             self.teddy(searcher, by_sig, lower, at, end, hits);
+                        }
+                        // Short keywords starting in `at..to`, exact, on the slice.
+                        for (finder, k) in &self.short {
+                            let end = (to + finder.needle().len() - 1).min(hay.len());
+                            hits.extend(finder.find_iter(&hay[at..end]).map(|h| (*k, at + h)));
                         }
                     }
                     // Sorted block by block (the caller's sort then merges runs);
@@ -819,9 +832,6 @@ impl Prefilter {
                     at = to;
                 }
                 *dense_before = dense_block;
-                for (finder, k) in &self.short {
-                    hits.extend(finder.find_iter(hay).map(|h| (*k, h)));
-                }
             }
             _ => {
                 // As `Tails` does, the short keywords' first bytes count case-folded.
@@ -842,6 +852,66 @@ impl Prefilter {
 }
 
 impl Prefilter {
+    /// Add to the hits of a dense block (`hits`, sorted from `first` on) those
+    /// of the short keywords starting in `at..to` of `hay`, in order; `space` is for
+    /// them. A keyword not in the block costs one memmem search; one that is, a
+    /// comparison per byte from its first hit on (memmem's restart at every hit of a
+    /// storm, `SK-SK-…`, cost ~80 instructions a hit).
+    fn short_dense(
+        &self,
+        hay: &[u8],
+        (at, to): (usize, usize),
+        (hits, first): (&mut Vec<Hit>, usize),
+        space: &mut Vec<Hit>,
+    ) {
+        space.clear();
+        for (finder, k) in &self.short {
+            let key = finder.needle();
+            let end = (to + key.len() - 1).min(hay.len());
+            let Some(first) = finder.find(&hay[at..end]) else {
+                continue;
+            };
+            let from = at + first;
+            let windows = hay[from..end].windows(key.len()).enumerate();
+            match *key {
+                [a, b] => {
+                    let key = u16::from_le_bytes([a, b]);
+                    for (i, w) in windows {
+                        if u16::from_le_bytes([w[0], w[1]]) == key {
+                            space.push((*k, from + i));
+                        }
+                    }
+                }
+                _ => space.extend(
+                    windows
+                        .filter(|(_, w)| *w == key)
+                        .map(|(i, _)| (*k, from + i)),
+                ),
+            }
+        }
+        if space.is_empty() {
+            return;
+        }
+        let key = |&(k, h): &Hit| (h, k);
+        if !space.is_sorted_by_key(key) {
+            space.sort_unstable_by_key(key);
+        }
+        // Merged from the back, in place.
+        let (mut i, mut j) = (hits.len(), space.len());
+        hits.resize(i + j, (0, 0));
+        let mut w = hits.len();
+        while j > 0 {
+            w -= 1;
+            if i > first && key(&hits[i - 1]) > key(&space[j - 1]) {
+                hits[w] = hits[i - 1];
+                i -= 1;
+            } else {
+                hits[w] = space[j - 1];
+                j -= 1;
+            }
+        }
+    }
+
     /// One Teddy pass over `lower[at..end]`, its keywords verified in full.
     fn teddy(
         &self,
@@ -1250,6 +1320,37 @@ mod tests {
                 .collect();
             want.sort_unstable_by_key(|&(k, h)| (h, k));
             prop_assert_eq!(hits, want);
+        }
+
+        /// Storms of a few keywords (two-byte ones among them, as written or with
+        /// their case changed) and other bytes, with edits, through Teddy and dense
+        /// blocks: the prefilter reports exactly the hits of the plain walk, and the
+        /// short keywords' memchr search, over the whole text.
+        #[test]
+        fn blocks_report_the_hits_of_the_walk(
+            units in proptest::collection::vec((0usize..400, any::<bool>(), "[ a-z0-9_.:=K~-]{0,2}"), 1..5),
+            size in 4096usize..40_000,
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), "[ SKQ~a-z]{1,3}"), 0..8),
+        ) {
+            static BUILT: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
+            let pre = BUILT.get_or_init(|| Prefilter::new(&keywords(), &[]).unwrap());
+            let mut unit = Vec::new();
+            for (k, upper, other) in &units {
+                let kw = &keywords()[k % keywords().len()];
+                unit.extend(kw.iter().map(|b| if *upper { b.to_ascii_uppercase() } else { *b }));
+                unit.extend_from_slice(other.as_bytes());
+            }
+            let mut text: Vec<u8> = unit.iter().copied().cycle().take(size).collect();
+            for (at, edit) in &edits {
+                let at = at.index(text.len());
+                text.splice(at..at, edit.bytes());
+            }
+            let (mut found, mut walked) = (Vec::new(), Vec::new());
+            pre.find(&text, &mut Scratch::default(), &mut found, &mut false);
+            pre.walk.find(&text, &mut walked, &mut Default::default());
+            found.sort_unstable();
+            walked.sort_unstable();
+            prop_assert_eq!(found, walked);
         }
 
         /// The small-slice walk reports the hits of the Teddy path (on the same text
