@@ -896,17 +896,19 @@ impl Prefilter {
         if !space.is_sorted_by_key(key) {
             space.sort_unstable_by_key(key);
         }
-        // Merged from the back, in place.
-        let (mut i, mut j) = (hits.len(), space.len());
-        hits.resize(i + j, (0, 0));
-        let mut w = hits.len();
+        // Merged from the back, in place (through slices: through the `Vec`, every
+        // step reloaded its pointer and length).
+        let (mut i, mut j) = (hits.len() - first, space.len());
+        hits.resize(first + i + j, (0, 0));
+        let (block, space) = (&mut hits[first..], &space[..]);
+        let mut w = block.len();
         while j > 0 {
             w -= 1;
-            if i > first && key(&hits[i - 1]) > key(&space[j - 1]) {
-                hits[w] = hits[i - 1];
+            if i > 0 && key(&block[i - 1]) > key(&space[j - 1]) {
+                block[w] = block[i - 1];
                 i -= 1;
             } else {
-                hits[w] = space[j - 1];
+                block[w] = space[j - 1];
                 j -= 1;
             }
         }
