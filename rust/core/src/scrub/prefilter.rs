@@ -482,11 +482,21 @@ fn push_sorted(hits: &mut Vec<Hit>, first: usize, hit: Hit) {
     }
 }
 
+/// [`push_sorted`] when `hit` goes before the last of `hits`: moved back past the
+/// (few) later ones.
 #[cold]
 #[inline(never)]
 fn insert_sorted(hits: &mut Vec<Hit>, first: usize, hit: Hit) {
-    let j = first + hits[first..].partition_point(|&(k, h)| (h, k) < (hit.1, hit.0));
-    hits.insert(j, hit);
+    hits.push(hit);
+    let hits = &mut hits[first..];
+    let key = |&(k, h): &Hit| (h, k);
+    let mut j = hits.len() - 1;
+    let hit = hits[j];
+    while j > 0 && key(&hits[j - 1]) > key(&hit) {
+        hits[j] = hits[j - 1];
+        j -= 1;
+    }
+    hits[j] = hit;
 }
 
 /// The space [`Prefilter::find`] works in, kept by its caller from call to call.
