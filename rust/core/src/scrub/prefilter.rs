@@ -220,10 +220,10 @@ impl Walk {
     /// reads to the end, so its state is the one a single walk would reach. Each step
     /// stores its state and offset, and moves on by one when the state ends a
     /// keyword, with no branch: in a storm, where a keyword ends every few bytes, that
-    /// costs less than a call per end. A chain reads at most [`RECORD`] bytes (the
+    /// costs less than a call per end. A chain reads at most `CAP` bytes (the
     /// caller's to see to).
     #[inline(never)]
-    fn record<const N: usize>(
+    fn record<const N: usize, const CAP: usize>(
         &self,
         hay: &[u8],
         ends: &mut [Vec<(u32, u32)>; N],
@@ -236,9 +236,11 @@ impl Walk {
         let parts: [&[u8]; N] = std::array::from_fn(|j| {
             &hay[starts[j]..if j + 1 == N { hay.len() } else { (j + 1) * seg }]
         });
-        let out: [&mut [(u32, u32); RECORD]; N] = ends.each_mut().map(|e| {
-            e.resize(RECORD, (0, 0));
-            <&mut [(u32, u32); RECORD]>::try_from(&mut e[..]).expect("RECORD entries")
+        let out: [&mut [(u32, u32); CAP]; N] = ends.each_mut().map(|e| {
+            if e.len() < CAP {
+                e.resize(CAP, (0, 0));
+            }
+            <&mut [(u32, u32); CAP]>::try_from(&mut e[..CAP]).expect("CAP entries")
         });
         let (mut states, mut n) = ([0u32; N], [0usize; N]);
         // In step while the first chain lasts (the others are as long or longer);
@@ -247,23 +249,23 @@ impl Walk {
         for t in 0..seg {
             for j in 0..N {
                 states[j] = step(states[j], parts[j][t]);
-                out[j][n[j] % RECORD] = (states[j], t as u32);
+                out[j][n[j] % CAP] = (states[j], t as u32);
                 n[j] += usize::from(states[j] >= self.first_match);
             }
         }
         for j in 1..N {
             for (t, &b) in parts[j].iter().enumerate().skip(seg) {
                 states[j] = step(states[j], b);
-                out[j][n[j] % RECORD] = (states[j], t as u32);
+                out[j][n[j] % CAP] = (states[j], t as u32);
                 n[j] += usize::from(states[j] >= self.first_match);
             }
         }
         (n, states[N - 1])
     }
 
-    /// Whether [`Walk::record`] takes `hay` (its chains fit in [`RECORD`] bytes).
-    fn records(&self, hay: &[u8]) -> bool {
-        hay.len() / CHAINS + self.longest + CHAINS <= RECORD
+    /// Whether [`Walk::record`] takes `hay` with chains of at most `cap` bytes.
+    fn records(&self, hay: &[u8], cap: usize) -> bool {
+        hay.len() / CHAINS + self.longest + CHAINS <= cap
     }
 
     /// `end(state, i)` for each keyword end [`Walk::record`] recorded of `hay` (`n` per
@@ -304,8 +306,10 @@ impl Walk {
     /// Append the hits of `hay`; returns the longest suffix of `hay` that is a proper
     /// prefix of a keyword of three bytes or more (the short ones are the caller's).
     fn find(&self, hay: &[u8], hits: &mut Vec<Hit>, chains: &mut Chains) -> usize {
-        let state = if hay.len() >= HALVES * self.longest && self.records(hay) {
-            let (n, state) = self.record::<CHAINS>(hay, chains);
+        // Small chains for a small slice: a scrubber of one short text allocates
+        // little. (Without SIMD, a larger slice than that goes as one walk.)
+        let state = if hay.len() >= HALVES * self.longest && self.records(hay, SMALL) {
+            let (n, state) = self.record::<CHAINS, SMALL>(hay, chains);
             self.recorded(hay, (chains, n), |state, i| self.push_ends(state, i, hits));
             state
         } else {
@@ -453,12 +457,12 @@ impl Dense {
                 }
             }
         };
-        if !walk.records(hay) {
+        if !walk.records(hay, RECORD) {
             // Keywords too long for a piece to fit: one plain walk.
             walk.run(hay, found);
             return;
         }
-        let (n, _) = walk.record::<CHAINS>(hay, chains);
+        let (n, _) = walk.record::<CHAINS, RECORD>(hay, chains);
         walk.recorded(hay, (chains, n), found);
     }
 }
@@ -1391,6 +1395,17 @@ mod tests {
             walked.sort_unstable();
             teddy.sort_unstable();
             prop_assert_eq!(walked, teddy);
+            // Below `SMALL` and past `HALVES` keyword lengths the walk goes as
+            // chains: the hits and pending length of one plain walk.
+            let mid = &big.as_bytes()[..big.len().min(SMALL - 1)];
+            let (mut chained, mut plain) = (Vec::new(), Vec::new());
+            let chained_pending = pre.walk.find(mid, &mut chained, &mut Default::default());
+            let state = pre.walk.run(mid, |state, i| pre.walk.push_ends(state, i, &mut plain));
+            prop_assert_eq!(chained_pending, pre.walk.pending_in(state));
+            chained.retain(|&(k, _)| patterns[k as usize].len() >= 3);
+            chained.sort_unstable();
+            plain.sort_unstable();
+            prop_assert_eq!(chained, plain);
         }
     }
 }
