@@ -268,27 +268,24 @@ impl Walk {
         hay.len() / CHAINS + self.longest + CHAINS <= cap
     }
 
-    /// `end(state, i)` for each keyword end [`Walk::record`] recorded of `hay` (`n` per
-    /// chain in `ends`), in order.
-    #[inline(always)]
-    fn recorded(
+    /// The keyword ends [`Walk::record`] recorded of a text of `len` bytes (`n` per
+    /// chain in `ends`), chain by chain: `(start, ends)`, each end `(state, t)` at
+    /// offset `start + t`, in order.
+    fn recorded<'a>(
         &self,
-        hay: &[u8],
-        (ends, n): (&Chains, [usize; CHAINS]),
-        mut end: impl FnMut(u32, usize),
-    ) {
-        let seg = hay.len() / CHAINS;
-        for (j, (ends, n)) in ends.iter().zip(n).enumerate() {
-            // Offsets are from the chain's start; chains after the first read
-            // `longest` bytes of the one before, whose ends they drop.
-            let start = (j * seg).saturating_sub(self.longest);
-            let skip = j * seg - start;
-            for &(state, t) in &ends[..n] {
-                if t as usize >= skip {
-                    end(state, start + t as usize);
-                }
-            }
-        }
+        len: usize,
+        (ends, n): (&'a Chains, [usize; CHAINS]),
+    ) -> impl Iterator<Item = (usize, &'a [(u32, u32)])> {
+        let seg = len / CHAINS;
+        let longest = self.longest;
+        ends.iter().zip(n).enumerate().map(move |(j, (ends, n))| {
+            // Chains after the first read `longest` bytes of the one before, whose
+            // ends they drop.
+            let start = (j * seg).saturating_sub(longest);
+            let skip = (j * seg - start) as u32;
+            let ends = &ends[..n];
+            (start, &ends[ends.partition_point(|&(_, t)| t < skip)..])
+        })
     }
 
     /// The range of [`Walk::ends`] that holds the keywords `state` ends.
@@ -310,7 +307,11 @@ impl Walk {
         // little. (Without SIMD, a larger slice than that goes as one walk.)
         let state = if hay.len() >= HALVES * self.longest && self.records(hay, SMALL) {
             let (n, state) = self.record::<CHAINS, SMALL>(hay, chains);
-            self.recorded(hay, (chains, n), |state, i| self.push_ends(state, i, hits));
+            for (start, ends) in self.recorded(hay.len(), (chains, n)) {
+                for &(state, t) in ends {
+                    self.push_ends(state, start + t as usize, hits);
+                }
+            }
             state
         } else {
             self.run(hay, |state, i| self.push_ends(state, i, hits))
@@ -448,22 +449,43 @@ impl Dense {
         let from = at.saturating_sub(self.longest - 1);
         let stop = (to + self.longest - 1).min(lower.len());
         let hay = &lower[from..stop];
-        let found = |state: u32, i: usize| {
-            let end = from + i + 1;
-            for &(k, len, back) in &self.ends[walk.range(state)] {
+        if walk.records(hay, RECORD) {
+            let (n, _) = walk.record::<CHAINS, RECORD>(hay, chains);
+            for (start, ends) in walk.recorded(hay.len(), (chains, n)) {
+                self.resolve(walk, ends, from + start, (at, to), (hits, first));
+            }
+        } else {
+            // Keywords too long for a piece to fit: one plain walk.
+            walk.run(hay, |state, i| {
+                self.resolve(walk, &[(state, i as u32)], from, (at, to), (hits, first));
+            });
+        }
+    }
+
+    /// Push to `hits` (sorted from `first` on) the keywords of each recorded end
+    /// `(state, t)`, at offset `base + t`, whose signature starts in `at..to`. Out of
+    /// line, with its few values in registers (inline, they were reloaded from the
+    /// stack at every end).
+    #[inline(never)]
+    fn resolve(
+        &self,
+        walk: &Walk,
+        recorded: &[(u32, u32)],
+        base: usize,
+        (at, to): (usize, usize),
+        (hits, first): (&mut Vec<Hit>, usize),
+    ) {
+        let (ends, next) = (&self.ends[..], &walk.next[..]);
+        for &(state, t) in recorded {
+            let end = base + t as usize + 1;
+            let row = state as usize + walk.stride;
+            for &(k, len, back) in &ends[next[row - 2] as usize..next[row - 1] as usize] {
                 let sig = end - back as usize;
                 if sig >= at && sig < to {
                     push_sorted(hits, first, (k, end - len as usize));
                 }
             }
-        };
-        if !walk.records(hay, RECORD) {
-            // Keywords too long for a piece to fit: one plain walk.
-            walk.run(hay, found);
-            return;
         }
-        let (n, _) = walk.record::<CHAINS, RECORD>(hay, chains);
-        walk.recorded(hay, (chains, n), found);
     }
 }
 
@@ -1238,6 +1260,34 @@ mod tests {
             walked.sort_unstable_by_key(|&(k, h)| (h, k));
             assert_eq!(found, walked, "{:?}", String::from_utf8_lossy(k));
         }
+    }
+
+    /// Keywords too long for a chain to record a piece (one of 3,000 bytes) go as one
+    /// plain walk per piece, with the same hits.
+    #[test]
+    fn dense_spans_with_a_long_keyword_report_the_hits_of_the_walk() {
+        let long: Vec<u8> = b"key-".iter().copied().cycle().take(3000).collect();
+        let patterns = vec![b"key".to_vec(), b"ey-k".to_vec(), long.clone()];
+        let pre = Prefilter::new(&patterns, &[]).unwrap();
+        let dense = &pre.keywords.as_ref().unwrap().dense;
+        let mut text = long.repeat(3);
+        text.extend_from_slice(b"key-key");
+        let (mut found, mut walked) = (Vec::new(), Vec::new());
+        dense.find(
+            &pre.walk,
+            &text,
+            (0, text.len()),
+            &mut found,
+            &mut Default::default(),
+        );
+        pre.walk
+            .run(&text, |state, i| pre.walk.push_ends(state, i, &mut walked));
+        walked.sort_unstable_by_key(|&(k, h)| (h, k));
+        assert!(
+            walked.iter().any(|&(k, _)| k == 2),
+            "the long keyword is found"
+        );
+        assert_eq!(found, walked);
     }
 
     proptest! {
