@@ -5,7 +5,8 @@
 //! by their rarest four bytes (their *signature*, see [`signature`]) with SIMD Teddy
 //! searchers over an ASCII-lowercased copy of the slice, then verified in full;
 //! three-byte keywords by one more searcher on that copy; shorter ones (`Q~`, `SK`) are exact
-//! and found with memmem on the slice itself. Teddy's cost per pass grows with the
+//! and found with memmem on the slice itself, block by block (see [`Dense`]), so that
+//! every block's hits come in order. Teddy's cost per pass grows with the
 //! signatures that share a bucket and collide on their nibbles, so signatures are laid
 //! out bucket by bucket (see [`bucket_order`]): three passes of ~62 clustered
 //! signatures cost less than four of 48 in the order they came. Small slices (a token delta),
@@ -63,15 +64,18 @@ struct Walk {
     /// Byte to column (ASCII case folded); column 0 is every byte no keyword holds,
     /// which leads back to the start from any state.
     class: [u8; 256],
-    columns: usize,
-    /// `next[state + column]`, states premultiplied by `columns`; states at
-    /// `first_match` and above end a keyword.
+    /// A state's row: one entry per column, then the range of `ends` it holds.
+    stride: usize,
+    /// `next[state + column]`, states premultiplied by `stride`; states at
+    /// `first_match` and above end a keyword. `next[state + stride - 2..][..2]` is
+    /// the range of `ends` of the keywords `state` ends (found without a division:
+    /// in a storm that is every few bytes).
     next: Vec<u32>,
     first_match: u32,
-    /// Per state from `first_match` on (`(state - first_match) / columns`): the
-    /// keywords it ends, `(index, length)`.
-    ends: Vec<Vec<(u32, u32)>>,
-    /// Per state (`state / columns`): the length of the longest suffix of the text
+    /// The keywords each state ends, `(index, length)`, longest first (so by their
+    /// start), ties by index.
+    ends: Vec<(u32, u32)>,
+    /// Per state (`state / stride`): the length of the longest suffix of the text
     /// that led there which is a proper prefix of a keyword.
     pending: Vec<u32>,
     /// The keywords shorter than three bytes (exact, case-sensitive) with their index,
@@ -107,9 +111,9 @@ impl Walk {
             class[usize::from(b)] = c;
             class[usize::from(b.to_ascii_uppercase())] = c;
         }
-        let columns = bytes.len() + 1;
+        let stride = bytes.len() + 3;
         let id = |k: usize| {
-            u32::try_from(k * columns)
+            u32::try_from(k * stride)
                 .map_err(|_| "too many keyword bytes for one table".to_string())
         };
         // Every state, breadth first over the bytes that occur in keywords; its depth
@@ -142,8 +146,9 @@ impl Walk {
             .enumerate()
             .map(|(k, &s)| Ok((s, id(k)?)))
             .collect::<Result<std::collections::HashMap<_, u32>, String>>()?;
-        let mut next = Vec::with_capacity(states.len() * columns);
+        let mut next = Vec::with_capacity(states.len() * stride);
         let mut pending = Vec::with_capacity(states.len());
+        let mut ends = Vec::new();
         for &s in &states {
             next.push(0);
             // A suffix of length `n` is a proper prefix when some next byte extends it
@@ -155,18 +160,17 @@ impl Walk {
                 deepest = deepest.max(depth[&t]);
             }
             pending.push(deepest.saturating_sub(1));
+            let at = ends.len();
+            if dfa.is_match(s) {
+                ends.extend((0..dfa.match_len(s)).map(|m| {
+                    let k = long[dfa.match_pattern(s, m).as_usize()];
+                    (k, keywords[k as usize].len() as u32)
+                }));
+                ends[at..].sort_unstable_by_key(|&(k, len)| (std::cmp::Reverse(len), k));
+            }
+            let to = u32::try_from(ends.len()).map_err(|_| "too many keyword ends".to_string())?;
+            next.extend([at as u32, to]);
         }
-        let ends = states[first_match..]
-            .iter()
-            .map(|&s| {
-                (0..dfa.match_len(s))
-                    .map(|m| {
-                        let k = long[dfa.match_pattern(s, m).as_usize()];
-                        (k, keywords[k as usize].len() as u32)
-                    })
-                    .collect()
-            })
-            .collect();
         let mut short_flag = [false; 256];
         for (k, _) in &short {
             short_flag[usize::from(k[k.len() - 1])] = true;
@@ -176,7 +180,7 @@ impl Walk {
             .collect();
         Ok(Walk {
             class,
-            columns,
+            stride,
             next,
             first_match: id(first_match)?,
             ends,
@@ -206,62 +210,109 @@ impl Walk {
         state
     }
 
-    /// [`Walk::run`] over `hay` as two halves at once, `end` called in the same order;
-    /// returns the state it ends in. Each step of a walk is a table load that waits on
-    /// the one before; the two halves' loads do not wait on each other, so the
-    /// processor overlaps them. The second walk starts [`Walk::longest`] bytes before
-    /// the middle, so every keyword that ends past the middle lies wholly in what it
-    /// reads, and by the end its state is the one a single walk would reach: it keeps
-    /// only those keywords, the first walk the others. Its ends wait in `later` (the
-    /// caller's, so no walk allocates) until the first walk is done.
-    #[inline(always)]
-    fn run_halves(
+    /// [`Walk::run`] over `hay` as `N` stretches at once, recording every keyword end
+    /// (`ends[chain]`, as [`Walk::recorded`] reads them back); returns how many each
+    /// chain recorded and the state the walk ends in. Each step of a walk is a table
+    /// load that waits on the one before; the chains' loads do not wait on each
+    /// other, so the processor overlaps them. Chain `j` (from 1) starts
+    /// [`Walk::longest`] bytes before its stretch, so every keyword that ends in the
+    /// stretch lies wholly in what it reads, and keeps only those; the last chain
+    /// reads to the end, so its state is the one a single walk would reach. Each step
+    /// stores its state and offset, and moves on by one when the state ends a
+    /// keyword, with no branch: in a storm, where a keyword ends every few bytes, that
+    /// costs less than a call per end. A chain reads at most `CAP` bytes (the
+    /// caller's to see to).
+    #[inline(never)]
+    fn record<const N: usize, const CAP: usize>(
         &self,
         hay: &[u8],
-        later: &mut Vec<(u32, usize)>,
-        mut end: impl FnMut(u32, usize),
-    ) -> u32 {
+        ends: &mut [Vec<(u32, u32)>; N],
+    ) -> ([usize; N], u32) {
         let step = |state: u32, byte: u8| {
             self.next[state as usize + usize::from(self.class[usize::from(byte)])]
         };
-        let mid = hay.len() / 2;
-        let second = mid.saturating_sub(self.longest);
-        // The first half is never the longer: it ends with the zip below.
-        let (a, b) = (&hay[..mid], &hay[second..]);
-        later.clear();
-        let (mut sa, mut sb) = (0u32, 0u32);
-        for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
-            sa = step(sa, x);
-            sb = step(sb, y);
-            if sa >= self.first_match {
-                end(sa, i);
+        let seg = hay.len() / N;
+        let starts: [usize; N] = std::array::from_fn(|j| (j * seg).saturating_sub(self.longest));
+        let parts: [&[u8]; N] = std::array::from_fn(|j| {
+            &hay[starts[j]..if j + 1 == N { hay.len() } else { (j + 1) * seg }]
+        });
+        let out: [&mut [(u32, u32); CAP]; N] = ends.each_mut().map(|e| {
+            if e.len() < CAP {
+                e.resize(CAP, (0, 0));
             }
-            if sb >= self.first_match && second + i >= mid {
-                later.push((sb, second + i));
+            <&mut [(u32, u32); CAP]>::try_from(&mut e[..CAP]).expect("CAP entries")
+        });
+        let (mut states, mut n) = ([0u32; N], [0usize; N]);
+        // In step while the first chain lasts (the others are as long or longer);
+        // `t` indexes every chain's part.
+        #[allow(clippy::needless_range_loop)]
+        for t in 0..seg {
+            for j in 0..N {
+                states[j] = step(states[j], parts[j][t]);
+                out[j][n[j] % CAP] = (states[j], t as u32);
+                n[j] += usize::from(states[j] >= self.first_match);
             }
         }
-        for (i, &y) in b.iter().enumerate().skip(a.len()) {
-            sb = step(sb, y);
-            if sb >= self.first_match && second + i >= mid {
-                later.push((sb, second + i));
+        for j in 1..N {
+            for (t, &b) in parts[j].iter().enumerate().skip(seg) {
+                states[j] = step(states[j], b);
+                out[j][n[j] % CAP] = (states[j], t as u32);
+                n[j] += usize::from(states[j] >= self.first_match);
             }
         }
-        for &(state, i) in later.iter() {
-            end(state, i);
-        }
-        sb
+        (n, states[N - 1])
     }
 
-    /// The keywords `state` ends, `(index, length)`.
+    /// Whether [`Walk::record`] takes `hay` with chains of at most `cap` bytes.
+    fn records(&self, hay: &[u8], cap: usize) -> bool {
+        hay.len() / CHAINS + self.longest + CHAINS <= cap
+    }
+
+    /// The keyword ends [`Walk::record`] recorded of a text of `len` bytes (`n` per
+    /// chain in `ends`), chain by chain: `(start, ends)`, each end `(state, t)` at
+    /// offset `start + t`, in order.
+    fn recorded<'a>(
+        &self,
+        len: usize,
+        (ends, n): (&'a Chains, [usize; CHAINS]),
+    ) -> impl Iterator<Item = (usize, &'a [(u32, u32)])> {
+        let seg = len / CHAINS;
+        let longest = self.longest;
+        ends.iter().zip(n).enumerate().map(move |(j, (ends, n))| {
+            // Chains after the first read `longest` bytes of the one before, whose
+            // ends they drop.
+            let start = (j * seg).saturating_sub(longest);
+            let skip = (j * seg - start) as u32;
+            let ends = &ends[..n];
+            (start, &ends[ends.partition_point(|&(_, t)| t < skip)..])
+        })
+    }
+
+    /// The range of [`Walk::ends`] that holds the keywords `state` ends.
+    #[inline(always)]
+    fn range(&self, state: u32) -> std::ops::Range<usize> {
+        let row = state as usize + self.stride;
+        self.next[row - 2] as usize..self.next[row - 1] as usize
+    }
+
+    /// The keywords `state` ends, `(index, length)`, longest first.
     fn ends(&self, state: u32) -> &[(u32, u32)] {
-        &self.ends[(state - self.first_match) as usize / self.columns]
+        &self.ends[self.range(state)]
     }
 
     /// Append the hits of `hay`; returns the longest suffix of `hay` that is a proper
     /// prefix of a keyword of three bytes or more (the short ones are the caller's).
-    fn find(&self, hay: &[u8], hits: &mut Vec<Hit>, later: &mut Vec<(u32, usize)>) -> usize {
-        let state = if hay.len() >= HALVES * self.longest {
-            self.run_halves(hay, later, |state, i| self.push_ends(state, i, hits))
+    fn find(&self, hay: &[u8], hits: &mut Vec<Hit>, chains: &mut Chains) -> usize {
+        // Small chains for a small slice: a scrubber of one short text allocates
+        // little. (Without SIMD, a larger slice than that goes as one walk.)
+        let state = if hay.len() >= HALVES * self.longest && self.records(hay, SMALL) {
+            let (n, state) = self.record::<CHAINS, SMALL>(hay, chains);
+            for (start, ends) in self.recorded(hay.len(), (chains, n)) {
+                for &(state, t) in ends {
+                    self.push_ends(state, start + t as usize, hits);
+                }
+            }
+            state
         } else {
             self.run(hay, |state, i| self.push_ends(state, i, hits))
         };
@@ -290,7 +341,7 @@ impl Walk {
     }
 
     fn pending_in(&self, state: u32) -> usize {
-        self.pending[state as usize / self.columns] as usize
+        self.pending[state as usize / self.stride] as usize
     }
 
     // Out of line and cold, here and below: the walk's loop keeps its state in a register.
@@ -327,60 +378,151 @@ impl Walk {
 /// whichever engine a block used.
 #[derive(Debug)]
 struct Dense {
-    /// Per keyword (of three bytes or more), the offset of its signature in it.
-    offset: Vec<u32>,
+    /// Per entry of [`Walk::ends`] (the same keywords): `(keyword, length, back)`,
+    /// where its signature starts `back` bytes before the end of the hit.
+    ends: Vec<(u32, u32, u32)>,
     /// Length of the longest keyword.
     longest: usize,
 }
 
 const BLOCK: usize = 4096;
-/// A walk over this many times [`Walk::longest`] bytes or more goes as two halves.
+/// The most bytes a chain of [`Walk::record`] reads: [`CHAINS`] of them take a dense
+/// block and its remainder ([`BLOCK`] + [`BLOCK`] / 4, and a keyword length either
+/// side) at once; [`Dense::find`] walks a longer span in pieces.
+const RECORD: usize = 4096;
+/// A walk over this many times [`Walk::longest`] bytes or more goes as [`CHAINS`] chains.
 const HALVES: usize = 8;
 const DENSE_HITS: usize = BLOCK / 16;
 
 impl Dense {
-    fn new(patterns: &[Vec<u8>], owners: &[&Owners]) -> Dense {
+    fn new(patterns: &[Vec<u8>], owners: &[&Owners], walk: &Walk) -> Dense {
         let mut offset = vec![0; patterns.len()];
         let mut longest = 1;
         for &(k, off) in owners.iter().copied().flatten() {
             offset[k as usize] = off as u32;
             longest = longest.max(patterns[k as usize].len());
         }
-        Dense { offset, longest }
+        let ends = walk
+            .ends
+            .iter()
+            .map(|&(k, len)| (k, len, len - offset[k as usize]))
+            .collect();
+        Dense { ends, longest }
     }
 
     /// Append the hits of `lower` whose signature starts in `at..to`, found by `walk`
-    /// (which holds the same keywords), sorted by `(offset, keyword)`. The walk reports
-    /// them by their end: a hit is moved back past the few longer keywords that start
-    /// after it (`secret_access_key` holds four), which costs less than sorting the
-    /// block. The span is walked as two halves at once (see [`Walk::run_halves`];
-    /// `later` is its space).
+    /// (which holds the same keywords), sorted by `(offset, keyword)`. The span is
+    /// walked as [`CHAINS`] stretches at once, each recording its keyword ends in
+    /// `chains` (see [`Walk::record`]), in pieces of which a chain reads at most
+    /// [`RECORD`] bytes. The ends are then read chain by chain, in order of their end:
+    /// a hit is moved back past the few longer keywords that start after it
+    /// (`secret_access_key` holds four), which costs less than sorting the block.
     fn find(
         &self,
         walk: &Walk,
         lower: &[u8],
         (at, to): (usize, usize),
         hits: &mut Vec<Hit>,
-        later: &mut Vec<(u32, usize)>,
+        chains: &mut Chains,
     ) {
         let first = hits.len();
+        let piece = (RECORD.saturating_sub(walk.longest + CHAINS) * CHAINS)
+            .saturating_sub(2 * self.longest)
+            .max(1);
+        let mut at = at;
+        while at < to {
+            let end = to.min(at.saturating_add(piece));
+            self.find_piece(walk, lower, (at, end), (hits, first), chains);
+            at = end;
+        }
+    }
+
+    #[inline(never)]
+    fn find_piece(
+        &self,
+        walk: &Walk,
+        lower: &[u8],
+        (at, to): (usize, usize),
+        (hits, first): (&mut Vec<Hit>, usize),
+        chains: &mut Chains,
+    ) {
         let from = at.saturating_sub(self.longest - 1);
         let stop = (to + self.longest - 1).min(lower.len());
-        // Inline: here nearly every byte ends a keyword.
-        walk.run_halves(&lower[from..stop], later, |state, i| {
-            let end = from + i + 1;
-            for &(k, len) in walk.ends(state) {
-                let h = end - len as usize;
-                if (at..to).contains(&(h + self.offset[k as usize] as usize)) {
-                    let mut j = hits.len();
-                    while j > first && (hits[j - 1].1, hits[j - 1].0) > (h, k) {
-                        j -= 1;
-                    }
-                    hits.insert(j, (k, h));
+        let hay = &lower[from..stop];
+        if walk.records(hay, RECORD) {
+            let (n, _) = walk.record::<CHAINS, RECORD>(hay, chains);
+            for (start, ends) in walk.recorded(hay.len(), (chains, n)) {
+                self.resolve(walk, ends, from + start, (at, to), (hits, first));
+            }
+        } else {
+            // Keywords too long for a piece to fit: one plain walk.
+            walk.run(hay, |state, i| {
+                self.resolve(walk, &[(state, i as u32)], from, (at, to), (hits, first));
+            });
+        }
+    }
+
+    /// Push to `hits` (sorted from `first` on) the keywords of each recorded end
+    /// `(state, t)`, at offset `base + t`, whose signature starts in `at..to`. Out of
+    /// line, with its few values in registers (inline, they were reloaded from the
+    /// stack at every end).
+    #[inline(never)]
+    fn resolve(
+        &self,
+        walk: &Walk,
+        recorded: &[(u32, u32)],
+        base: usize,
+        (at, to): (usize, usize),
+        (hits, first): (&mut Vec<Hit>, usize),
+    ) {
+        let (ends, next) = (&self.ends[..], &walk.next[..]);
+        for &(state, t) in recorded {
+            let end = base + t as usize + 1;
+            let row = state as usize + walk.stride;
+            for &(k, len, back) in &ends[next[row - 2] as usize..next[row - 1] as usize] {
+                let sig = end - back as usize;
+                if sig >= at && sig < to {
+                    push_sorted(hits, first, (k, end - len as usize));
                 }
             }
-        });
+        }
     }
+}
+
+/// Walks a walk over [`HALVES`] keyword lengths or more goes as (see [`Walk::record`]).
+const CHAINS: usize = 2;
+
+/// Space for the keyword ends of [`Walk::record`]'s chains.
+type Chains = [Vec<(u32, u32)>; CHAINS];
+
+/// Append `hit` to `hits`, whose part from `first` on is sorted by `(offset,
+/// keyword)`, where it belongs in that order (hits arrive nearly in order: at most a
+/// few places back).
+#[inline(always)]
+fn push_sorted(hits: &mut Vec<Hit>, first: usize, hit: Hit) {
+    match hits.last() {
+        Some(&(k, h)) if hits.len() > first && (h, k) > (hit.1, hit.0) => {
+            insert_sorted(hits, first, hit);
+        }
+        _ => hits.push(hit),
+    }
+}
+
+/// [`push_sorted`] when `hit` goes before the last of `hits`: moved back past the
+/// (few) later ones.
+#[cold]
+#[inline(never)]
+fn insert_sorted(hits: &mut Vec<Hit>, first: usize, hit: Hit) {
+    hits.push(hit);
+    let hits = &mut hits[first..];
+    let key = |&(k, h): &Hit| (h, k);
+    let mut j = hits.len() - 1;
+    let hit = hits[j];
+    while j > 0 && key(&hits[j - 1]) > key(&hit) {
+        hits[j] = hits[j - 1];
+        j -= 1;
+    }
+    hits[j] = hit;
 }
 
 /// The space [`Prefilter::find`] works in, kept by its caller from call to call.
@@ -388,13 +530,15 @@ impl Dense {
 pub(crate) struct Scratch {
     /// The slice, ASCII-lowercased (for Teddy and dense blocks).
     lower: Vec<u8>,
-    /// The second half-walk's keyword ends (see [`Walk::run_halves`]).
-    later: Vec<(u32, usize)>,
+    /// The keyword ends of a walk's chains (see [`Walk::record`]).
+    chains: Chains,
+    /// A dense block's hits of short keywords (see [`Prefilter::short_dense`]).
+    short: Vec<Hit>,
 }
 
 /// Below this many bytes, one automaton pass beats the setup of several SIMD searches
 /// (a 32-byte token delta is the common case in a stream). Measured with `stream64k`
-/// on clean text: the walk (in halves past [`HALVES`] keyword lengths) ahead at 192 B,
+/// on clean text: the walk (in chains past [`HALVES`] keyword lengths) ahead at 192 B,
 /// even at 256-512 B, Teddy ahead from 768 B (592 against 443 MB/s; 702 against 427 at
 /// 1 KiB).
 const SMALL: usize = 512;
@@ -574,7 +718,7 @@ impl Prefilter {
                     .chain(&three)
                     .flat_map(|(_, by_sig)| by_sig)
                     .collect();
-                let dense = Box::new(Dense::new(&patterns, &owners));
+                let dense = Box::new(Dense::new(&patterns, &owners, &walk));
                 Some(Keywords {
                     searchers,
                     three,
@@ -667,7 +811,11 @@ impl Prefilter {
         hits: &mut Vec<Hit>,
         dense_before: &mut bool,
     ) -> Option<usize> {
-        let Scratch { lower, later } = scratch;
+        let Scratch {
+            lower,
+            chains,
+            short,
+        } = scratch;
         let mut pending = None;
         match &self.keywords {
             Some(keywords) if hay.len() >= SMALL => {
@@ -691,7 +839,8 @@ impl Prefilter {
                     }
                     let before = hits.len();
                     if dense_block {
-                        dense.find(&self.walk, lower, (at, to), hits, later);
+                        dense.find(&self.walk, lower, (at, to), hits, chains);
+                        self.short_dense(hay, (at, to), (hits, before), short);
                     } else {
                         // Signatures starting in `at..to`: the span ends a signature
                         // length, less one, later.
@@ -703,26 +852,29 @@ impl Prefilter {
                             let end = (to + 2).min(hay.len());
                             self.teddy(searcher, by_sig, lower, at, end, hits);
                         }
+                        // Short keywords starting in `at..to`, exact, on the slice.
+                        for (finder, k) in &self.short {
+                            let end = (to + finder.needle().len() - 1).min(hay.len());
+                            hits.extend(finder.find_iter(&hay[at..end]).map(|h| (*k, at + h)));
+                        }
                     }
-                    // Sorted block by block (the caller's sort then merges runs).
+                    // Sorted block by block (the caller's sort then merges runs);
+                    // a dense block's are.
                     let block = &mut hits[before..];
-                    if !block.is_sorted_by_key(|&(k, h)| (h, k)) {
+                    if !dense_block && !block.is_sorted_by_key(|&(k, h)| (h, k)) {
                         block.sort_unstable_by_key(|&(k, h)| (h, k));
                     }
                     dense_block = block.len() * BLOCK >= DENSE_HITS * (to - at);
                     at = to;
                 }
                 *dense_before = dense_block;
-                for (finder, k) in &self.short {
-                    hits.extend(finder.find_iter(hay).map(|h| (*k, h)));
-                }
             }
             _ => {
                 // As `Tails` does, the short keywords' first bytes count case-folded.
                 let short = hay
                     .last()
                     .is_some_and(|&b| self.short_first[usize::from(b.to_ascii_lowercase())]);
-                pending = Some(self.walk.find(hay, hits, later).max(usize::from(short)));
+                pending = Some(self.walk.find(hay, hits, chains).max(usize::from(short)));
             }
         }
         if let Some(ac) = &self.literals {
@@ -736,6 +888,68 @@ impl Prefilter {
 }
 
 impl Prefilter {
+    /// Add to the hits of a dense block (`hits`, sorted from `first` on) those
+    /// of the short keywords starting in `at..to` of `hay`, in order; `space` is for
+    /// them. A keyword not in the block costs one memmem search; one that is, a
+    /// comparison per byte from its first hit on (memmem's restart at every hit of a
+    /// storm, `SK-SK-…`, cost ~80 instructions a hit).
+    fn short_dense(
+        &self,
+        hay: &[u8],
+        (at, to): (usize, usize),
+        (hits, first): (&mut Vec<Hit>, usize),
+        space: &mut Vec<Hit>,
+    ) {
+        space.clear();
+        for (finder, k) in &self.short {
+            let key = finder.needle();
+            let end = (to + key.len() - 1).min(hay.len());
+            let Some(first) = finder.find(&hay[at..end]) else {
+                continue;
+            };
+            let from = at + first;
+            let windows = hay[from..end].windows(key.len()).enumerate();
+            match *key {
+                [a, b] => {
+                    let key = u16::from_le_bytes([a, b]);
+                    for (i, w) in windows {
+                        if u16::from_le_bytes([w[0], w[1]]) == key {
+                            space.push((*k, from + i));
+                        }
+                    }
+                }
+                _ => space.extend(
+                    windows
+                        .filter(|(_, w)| *w == key)
+                        .map(|(i, _)| (*k, from + i)),
+                ),
+            }
+        }
+        if space.is_empty() {
+            return;
+        }
+        let key = |&(k, h): &Hit| (h, k);
+        if !space.is_sorted_by_key(key) {
+            space.sort_unstable_by_key(key);
+        }
+        // Merged from the back, in place (through slices: through the `Vec`, every
+        // step reloaded its pointer and length).
+        let (mut i, mut j) = (hits.len() - first, space.len());
+        hits.resize(first + i + j, (0, 0));
+        let (block, space) = (&mut hits[first..], &space[..]);
+        let mut w = block.len();
+        while j > 0 {
+            w -= 1;
+            if i > 0 && key(&block[i - 1]) > key(&space[j - 1]) {
+                block[w] = block[i - 1];
+                i -= 1;
+            } else {
+                block[w] = space[j - 1];
+                j -= 1;
+            }
+        }
+    }
+
     /// One Teddy pass over `lower[at..end]`, its keywords verified in full.
     fn teddy(
         &self,
@@ -1014,7 +1228,7 @@ mod tests {
             let mut dense = false;
             pre.find(&storm, &mut scratch, &mut found, &mut dense);
             dense_storms += usize::from(dense);
-            pre.walk.find(&storm, &mut walked, &mut Vec::new());
+            pre.walk.find(&storm, &mut walked, &mut Default::default());
             found.sort_unstable();
             walked.sort_unstable();
             assert_eq!(found, walked, "{:?}", String::from_utf8_lossy(k));
@@ -1023,6 +1237,57 @@ mod tests {
             dense_storms > patterns.len() / 2,
             "{dense_storms} storms went dense"
         );
+    }
+
+    /// A span longer than a piece of [`Dense::find`] (a storm of ~20 KiB of each of
+    /// some keywords, walked at once) reports exactly the plain walk's hits.
+    #[test]
+    fn dense_spans_in_pieces_report_the_hits_of_the_walk() {
+        let pre = Prefilter::new(&keywords(), &[]).unwrap();
+        let dense = &pre.keywords.as_ref().unwrap().dense;
+        for k in pre.patterns.iter().filter(|p| p.len() >= 3).step_by(5) {
+            let storm = k.repeat(20_000 / k.len() + 1);
+            let (mut found, mut walked) = (Vec::new(), Vec::new());
+            dense.find(
+                &pre.walk,
+                &storm,
+                (0, storm.len()),
+                &mut found,
+                &mut Default::default(),
+            );
+            pre.walk
+                .run(&storm, |state, i| pre.walk.push_ends(state, i, &mut walked));
+            walked.sort_unstable_by_key(|&(k, h)| (h, k));
+            assert_eq!(found, walked, "{:?}", String::from_utf8_lossy(k));
+        }
+    }
+
+    /// Keywords too long for a chain to record a piece (one of 3,000 bytes) go as one
+    /// plain walk per piece, with the same hits.
+    #[test]
+    fn dense_spans_with_a_long_keyword_report_the_hits_of_the_walk() {
+        let long: Vec<u8> = b"key-".iter().copied().cycle().take(3000).collect();
+        let patterns = vec![b"key".to_vec(), b"ey-k".to_vec(), long.clone()];
+        let pre = Prefilter::new(&patterns, &[]).unwrap();
+        let dense = &pre.keywords.as_ref().unwrap().dense;
+        let mut text = long.repeat(3);
+        text.extend_from_slice(b"key-key");
+        let (mut found, mut walked) = (Vec::new(), Vec::new());
+        dense.find(
+            &pre.walk,
+            &text,
+            (0, text.len()),
+            &mut found,
+            &mut Default::default(),
+        );
+        pre.walk
+            .run(&text, |state, i| pre.walk.push_ends(state, i, &mut walked));
+        walked.sort_unstable_by_key(|&(k, h)| (h, k));
+        assert!(
+            walked.iter().any(|&(k, _)| k == 2),
+            "the long keyword is found"
+        );
+        assert_eq!(found, walked);
     }
 
     proptest! {
@@ -1060,7 +1325,7 @@ mod tests {
                 .collect();
             let walk = Walk::new(&patterns, &[0], short).unwrap();
             let mut hits = Vec::new();
-            walk.find(text.as_bytes(), &mut hits, &mut Vec::new());
+            walk.find(text.as_bytes(), &mut hits, &mut Default::default());
             hits.sort_unstable();
             let lower = text.to_ascii_lowercase();
             let mut want: Vec<Hit> = (0..text.len())
@@ -1081,12 +1346,14 @@ mod tests {
             prop_assert_eq!(hits, want);
         }
 
-        /// A dense block reports exactly the walk's hits whose signature starts in it,
-        /// sorted, wherever its two half-walks meet: texts of keywords, fragments of
-        /// them and other bytes, and any `at..to` in them.
+        /// A dense block reports exactly the plain walk's hits whose signature starts
+        /// in it, sorted, wherever its chains meet and however many pieces its span
+        /// takes: texts of keywords, fragments of them and other bytes (repeated, up
+        /// to ~20 KiB), and any `at..to` in them.
         #[test]
         fn dense_block_matches_the_walk(
             pieces in proptest::collection::vec((0usize..400, 0usize..12, "[ a-z0-9_.:=-]{0,3}"), 0..120),
+            times in 1usize..12,
             cut in (0.0f64..1.0, 0.0f64..1.0),
         ) {
             static BUILT: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
@@ -1099,23 +1366,57 @@ mod tests {
                 text.extend_from_slice(&kw[..(*n).min(kw.len()).max(1)]);
                 text.extend_from_slice(other.as_bytes());
             }
+            let text = text.repeat(times);
             let mut lower = Vec::new();
             lowercase_into(&text, &mut lower);
             let at = (cut.0 * text.len() as f64) as usize;
             let to = at + (cut.1 * (text.len() - at) as f64) as usize;
             let mut hits = Vec::new();
-            dense.find(&pre.walk, &lower, (at, to), &mut hits, &mut Vec::new());
+            dense.find(&pre.walk, &lower, (at, to), &mut hits, &mut Default::default());
             let mut walked = Vec::new();
-            pre.walk.find(&lower, &mut walked, &mut Vec::new());
+            pre.walk.run(&lower, |state, i| pre.walk.push_ends(state, i, &mut walked));
             let mut want: Vec<Hit> = walked
                 .into_iter()
                 .filter(|&(k, h)| {
                     pre.patterns[k as usize].len() >= 3
-                        && (at..to).contains(&(h + dense.offset[k as usize] as usize))
+                        && dense.ends.iter().any(|&(j, len, back)| {
+                            j == k && (at..to).contains(&(h + (len - back) as usize))
+                        })
                 })
                 .collect();
             want.sort_unstable_by_key(|&(k, h)| (h, k));
             prop_assert_eq!(hits, want);
+        }
+
+        /// Storms of a few keywords (two-byte ones among them, as written or with
+        /// their case changed) and other bytes, with edits, through Teddy and dense
+        /// blocks: the prefilter reports exactly the hits of the plain walk, and the
+        /// short keywords' memchr search, over the whole text.
+        #[test]
+        fn blocks_report_the_hits_of_the_walk(
+            units in proptest::collection::vec((0usize..400, any::<bool>(), "[ a-z0-9_.:=K~-]{0,2}"), 1..5),
+            size in 4096usize..40_000,
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), "[ SKQ~a-z]{1,3}"), 0..8),
+        ) {
+            static BUILT: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
+            let pre = BUILT.get_or_init(|| Prefilter::new(&keywords(), &[]).unwrap());
+            let mut unit = Vec::new();
+            for (k, upper, other) in &units {
+                let kw = &keywords()[k % keywords().len()];
+                unit.extend(kw.iter().map(|b| if *upper { b.to_ascii_uppercase() } else { *b }));
+                unit.extend_from_slice(other.as_bytes());
+            }
+            let mut text: Vec<u8> = unit.iter().copied().cycle().take(size).collect();
+            for (at, edit) in &edits {
+                let at = at.index(text.len());
+                text.splice(at..at, edit.bytes());
+            }
+            let (mut found, mut walked) = (Vec::new(), Vec::new());
+            pre.find(&text, &mut Scratch::default(), &mut found, &mut false);
+            pre.walk.find(&text, &mut walked, &mut Default::default());
+            found.sort_unstable();
+            walked.sort_unstable();
+            prop_assert_eq!(found, walked);
         }
 
         /// The small-slice walk reports the hits of the Teddy path (on the same text
@@ -1133,10 +1434,10 @@ mod tests {
             prop_assert_eq!(pending, Some(pending_naive(patterns, text.as_bytes())));
             let big = text.repeat(SMALL / text.len().max(1) + 1);
             let (mut walked, mut teddy) = (Vec::new(), Vec::new());
-            // Past `HALVES` keyword lengths the walk goes as two halves: the same
+            // Past `HALVES` keyword lengths the walk goes as chains: the same
             // pending length of the keywords of three bytes or more (none is longer
             // than 64 bytes).
-            let walked_pending = pre.walk.find(big.as_bytes(), &mut walked, &mut Vec::new());
+            let walked_pending = pre.walk.find(big.as_bytes(), &mut walked, &mut Default::default());
             let tail = &big.as_bytes()[big.len().saturating_sub(64)..];
             let long: Vec<Vec<u8>> = patterns.iter().filter(|p| p.len() >= 3).cloned().collect();
             prop_assert_eq!(walked_pending, pending_naive(&long, tail));
@@ -1144,6 +1445,17 @@ mod tests {
             walked.sort_unstable();
             teddy.sort_unstable();
             prop_assert_eq!(walked, teddy);
+            // Below `SMALL` and past `HALVES` keyword lengths the walk goes as
+            // chains: the hits and pending length of one plain walk.
+            let mid = &big.as_bytes()[..big.len().min(SMALL - 1)];
+            let (mut chained, mut plain) = (Vec::new(), Vec::new());
+            let chained_pending = pre.walk.find(mid, &mut chained, &mut Default::default());
+            let state = pre.walk.run(mid, |state, i| pre.walk.push_ends(state, i, &mut plain));
+            prop_assert_eq!(chained_pending, pre.walk.pending_in(state));
+            chained.retain(|&(k, _)| patterns[k as usize].len() >= 3);
+            chained.sort_unstable();
+            plain.sort_unstable();
+            prop_assert_eq!(chained, plain);
         }
     }
 }

@@ -579,7 +579,7 @@ impl Scrubber {
     #[inline]
     fn blocked(&self, rule: &Rule, start: u64) -> bool {
         start < self.emitted
-            || rule.left_guard.is_some_and(|guard| {
+            || rule.left_guard.as_ref().is_some_and(|guard| {
                 start > self.base
                     && guard.contains(self.byte(start - 1))
                     && !self.after_escape(start)
