@@ -1244,22 +1244,28 @@ mod tests {
     #[test]
     fn dense_spans_in_pieces_report_the_hits_of_the_walk() {
         let pre = Prefilter::new(&keywords(), &[]).unwrap();
-        let dense = &pre.keywords.as_ref().unwrap().dense;
         for k in pre.patterns.iter().filter(|p| p.len() >= 3).step_by(5) {
             let storm = k.repeat(20_000 / k.len() + 1);
-            let (mut found, mut walked) = (Vec::new(), Vec::new());
-            dense.find(
-                &pre.walk,
-                &storm,
-                (0, storm.len()),
-                &mut found,
-                &mut Default::default(),
-            );
-            pre.walk
-                .run(&storm, |state, i| pre.walk.push_ends(state, i, &mut walked));
-            walked.sort_unstable_by_key(|&(k, h)| (h, k));
+            let (found, walked) = dense_and_walked(&pre, &storm);
             assert_eq!(found, walked, "{:?}", String::from_utf8_lossy(k));
         }
+    }
+
+    /// The hits of a dense block over all of `text`, and of the plain walk, in order.
+    fn dense_and_walked(pre: &Prefilter, text: &[u8]) -> (Vec<Hit>, Vec<Hit>) {
+        let dense = &pre.keywords.as_ref().unwrap().dense;
+        let (mut found, mut walked) = (Vec::new(), Vec::new());
+        dense.find(
+            &pre.walk,
+            text,
+            (0, text.len()),
+            &mut found,
+            &mut Default::default(),
+        );
+        pre.walk
+            .run(text, |state, i| pre.walk.push_ends(state, i, &mut walked));
+        walked.sort_unstable_by_key(|&(k, h)| (h, k));
+        (found, walked)
     }
 
     /// Keywords too long for a chain to record a piece (one of 3,000 bytes) go as one
@@ -1269,20 +1275,9 @@ mod tests {
         let long: Vec<u8> = b"key-".iter().copied().cycle().take(3000).collect();
         let patterns = vec![b"key".to_vec(), b"ey-k".to_vec(), long.clone()];
         let pre = Prefilter::new(&patterns, &[]).unwrap();
-        let dense = &pre.keywords.as_ref().unwrap().dense;
         let mut text = long.repeat(3);
         text.extend_from_slice(b"key-key");
-        let (mut found, mut walked) = (Vec::new(), Vec::new());
-        dense.find(
-            &pre.walk,
-            &text,
-            (0, text.len()),
-            &mut found,
-            &mut Default::default(),
-        );
-        pre.walk
-            .run(&text, |state, i| pre.walk.push_ends(state, i, &mut walked));
-        walked.sort_unstable_by_key(|&(k, h)| (h, k));
+        let (found, walked) = dense_and_walked(&pre, &text);
         assert!(
             walked.iter().any(|&(k, _)| k == 2),
             "the long keyword is found"
