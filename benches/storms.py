@@ -38,7 +38,11 @@ class Storm(NamedTuple):
     matches: int  # hyperscan's callbacks
 
 
-def engines() -> tuple[Callable[[bytes], float], Callable[[bytes], tuple[float, int]], int]:
+Ours = Callable[[bytes, int], float]
+Theirs = Callable[[bytes, int], tuple[float, int]]
+
+
+def engines() -> tuple[Ours, Theirs, int]:
     """scrubline's and hyperscan's timed runs over a text (best of the runs, MB/s)."""
     import hyperscan
 
