@@ -6,6 +6,7 @@
 
 mod guard;
 mod literal;
+mod opening;
 mod prefilter;
 mod rows;
 pub mod rules;

@@ -21,6 +21,9 @@ use aho_corasick::packed::{self, MatchKind as PackedKind};
 use aho_corasick::{dfa, AhoCorasick, Anchored, MatchKind, Span};
 use memchr::memmem;
 
+use std::sync::OnceLock;
+
+use super::opening::{opening, Bytes, Gate, Opening};
 use crate::Error;
 
 /// A place where a pattern occurs: `(pattern index, offset of its first byte)`.
@@ -376,6 +379,13 @@ impl Walk {
 /// and the last block's answer carries over to the next slice. A hit belongs to the
 /// block holding the first byte of its signature, so every hit is reported once,
 /// whichever engine a block used.
+///
+/// A dense block reports only the hits that may open a candidate (see `opening`: the
+/// keyword as its rule spells it, a byte after it the rule may read, no left-guard
+/// byte before it). In a storm that is nearly none (`SK-SK-…`: Twilio wants a hex digit
+/// after `SK`, OpenAI a lowercase `sk-`), and each hit reported cost ~20 ns on its way
+/// through the scrubber, to die at once there. The next block's engine is still
+/// picked by every hit found.
 #[derive(Debug)]
 struct Dense {
     /// Per entry of [`Walk::ends`] (the same keywords): `(keyword, length, back)`,
@@ -383,9 +393,19 @@ struct Dense {
     ends: Vec<(u32, u32, u32)>,
     /// Length of the longest keyword.
     longest: usize,
+    /// Per keyword as given: its rule's pattern and left guard (`None`: a rule whose
+    /// match starts before its keyword, all of whose hits are kept). `None` when not
+    /// given ([`Prefilter::with_sources`]): every hit is kept.
+    sources: Option<Vec<(Vec<u8>, Option<Source>)>>,
+    /// Per keyword, its gate (`None`: every hit opens), built from `sources` at the
+    /// first dense block: a process that meets no storm never reads the patterns.
+    gates: OnceLock<Vec<Option<Gate>>>,
 }
 
 const BLOCK: usize = 4096;
+/// A keyword's rule, for its gate: its pattern and left guard.
+pub(crate) type Source = (String, Bytes);
+
 /// The most bytes a chain of [`Walk::record`] reads: [`CHAINS`] of them take a dense
 /// block and its remainder ([`BLOCK`] + [`BLOCK`] / 4, and a keyword length either
 /// side) at once; [`Dense::find`] walks a longer span in pieces.
@@ -407,7 +427,37 @@ impl Dense {
             .iter()
             .map(|&(k, len)| (k, len, len - offset[k as usize]))
             .collect();
-        Dense { ends, longest }
+        Dense {
+            ends,
+            longest,
+            sources: None,
+            gates: OnceLock::new(),
+        }
+    }
+
+    /// Per keyword, its gate (see [`Dense::gates`]); empty without sources.
+    fn gates(&self) -> &[Option<Gate>] {
+        self.gates.get_or_init(|| {
+            let Some(sources) = &self.sources else {
+                return Vec::new();
+            };
+            sources
+                .iter()
+                .map(|(keyword, source)| {
+                    let (pattern, guard) = source.as_ref()?;
+                    match opening(pattern, keyword, keyword.len() < 3, *guard) {
+                        Opening::Any => None,
+                        Opening::Never => Some(Gate {
+                            spellings: vec![u64::MAX],
+                            mask: 0,
+                            follow: [0; 4],
+                            guard: [0; 4],
+                        }),
+                        Opening::Gate(g) => Some(g),
+                    }
+                })
+                .collect()
+        })
     }
 
     /// Append the hits of `lower` whose signature starts in `at..to`, found by `walk`
@@ -417,54 +467,63 @@ impl Dense {
     /// [`RECORD`] bytes. The ends are then read chain by chain, in order of their end:
     /// a hit is moved back past the few longer keywords that start after it
     /// (`secret_access_key` holds four), which costs less than sorting the block.
+    /// `text` is the slice as written (`lower` lowercased), for `gates` (see
+    /// [`Dense::gates`]; empty: none); returns how many hits it found, reported or not.
     fn find(
         &self,
         walk: &Walk,
-        lower: &[u8],
+        (text, lower): (&[u8], &[u8]),
+        gates: &[Option<Gate>],
         (at, to): (usize, usize),
         hits: &mut Vec<Hit>,
         chains: &mut Chains,
-    ) {
+    ) -> usize {
         let first = hits.len();
         let piece = (RECORD.saturating_sub(walk.longest + CHAINS) * CHAINS)
             .saturating_sub(2 * self.longest)
             .max(1);
-        let mut at = at;
+        let (mut at, mut found) = (at, 0);
         while at < to {
             let end = to.min(at.saturating_add(piece));
-            self.find_piece(walk, lower, (at, end), (hits, first), chains);
+            found += self.find_piece(walk, (text, lower, gates), (at, end), (hits, first), chains);
             at = end;
         }
+        found
     }
 
     #[inline(never)]
     fn find_piece(
         &self,
         walk: &Walk,
-        lower: &[u8],
+        (text, lower, gates): (&[u8], &[u8], &[Option<Gate>]),
         (at, to): (usize, usize),
         (hits, first): (&mut Vec<Hit>, usize),
         chains: &mut Chains,
-    ) {
+    ) -> usize {
         let from = at.saturating_sub(self.longest - 1);
         let stop = (to + self.longest - 1).min(lower.len());
         let hay = &lower[from..stop];
+        let gated = (text, gates);
+        let mut found = 0;
         if walk.records(hay, RECORD) {
             let (n, _) = walk.record::<CHAINS, RECORD>(hay, chains);
             for (start, ends) in walk.recorded(hay.len(), (chains, n)) {
-                self.resolve(walk, ends, from + start, (at, to), (hits, first));
+                found += self.resolve(walk, ends, from + start, (at, to), (hits, first), gated);
             }
         } else {
             // Keywords too long for a piece to fit: one plain walk.
             walk.run(hay, |state, i| {
-                self.resolve(walk, &[(state, i as u32)], from, (at, to), (hits, first));
+                let one = [(state, i as u32)];
+                found += self.resolve(walk, &one, from, (at, to), (hits, first), gated);
             });
         }
+        found
     }
 
     /// Push to `hits` (sorted from `first` on) the keywords of each recorded end
-    /// `(state, t)`, at offset `base + t`, whose signature starts in `at..to`. Out of
-    /// line, with its few values in registers (inline, they were reloaded from the
+    /// `(state, t)`, at offset `base + t`, whose signature starts in `at..to` and
+    /// which their gate lets through; returns how many there were, gated or not. Out
+    /// of line, with its few values in registers (inline, they were reloaded from the
     /// stack at every end).
     #[inline(never)]
     fn resolve(
@@ -474,19 +533,35 @@ impl Dense {
         base: usize,
         (at, to): (usize, usize),
         (hits, first): (&mut Vec<Hit>, usize),
-    ) {
+        (text, gates): (&[u8], &[Option<Gate>]),
+    ) -> usize {
         let (ends, next) = (&self.ends[..], &walk.next[..]);
+        let mut found = 0;
         for &(state, t) in recorded {
             let end = base + t as usize + 1;
             let row = state as usize + walk.stride;
             for &(k, len, back) in &ends[next[row - 2] as usize..next[row - 1] as usize] {
                 let sig = end - back as usize;
                 if sig >= at && sig < to {
-                    push_sorted(hits, first, (k, end - len as usize));
+                    found += 1;
+                    let start = end - len as usize;
+                    if opens(gates, k, text, start, len as usize) {
+                        push_sorted(hits, first, (k, start));
+                    }
                 }
             }
         }
+        found
     }
+}
+
+/// Whether keyword `k`'s hit at `text[at..]` (`len` bytes) passes its gate, if any.
+#[inline(always)]
+fn opens(gates: &[Option<Gate>], k: u32, text: &[u8], at: usize, len: usize) -> bool {
+    gates
+        .get(k as usize)
+        .and_then(Option::as_ref)
+        .is_none_or(|g| g.opens(text, at, len))
 }
 
 /// Walks a walk over [`HALVES`] keyword lengths or more goes as (see [`Walk::record`]).
@@ -769,6 +844,31 @@ impl Prefilter {
         })
     }
 
+    /// Give each keyword (in the order [`Prefilter::new`] took them) its rule's pattern
+    /// and left guard, or `None` for a rule whose match starts before its keyword:
+    /// dense blocks then report only the hits that may open a candidate (see
+    /// [`Dense`]).
+    pub(crate) fn with_sources(
+        mut self,
+        keywords: &[Vec<u8>],
+        sources: Vec<Option<Source>>,
+    ) -> Prefilter {
+        if let Some(k) = &mut self.keywords {
+            k.dense.sources = Some(keywords.iter().cloned().zip(sources).collect());
+        }
+        self
+    }
+
+    /// Every keyword, as given to [`Prefilter::new`] (tests).
+    #[cfg(test)]
+    pub(crate) fn keywords(&self) -> Vec<Vec<u8>> {
+        self.keywords
+            .as_ref()
+            .and_then(|k| k.dense.sources.as_ref())
+            .map(|s| s.iter().map(|(k, _)| k.clone()).collect())
+            .unwrap_or_default()
+    }
+
     /// Pattern `i` as matched: lowercased for keywords.
     pub(crate) fn pattern(&self, i: u32) -> &[u8] {
         &self.patterns[i as usize]
@@ -811,6 +911,19 @@ impl Prefilter {
         hits: &mut Vec<Hit>,
         dense_before: &mut bool,
     ) -> Option<usize> {
+        self.find_gated(hay, scratch, hits, dense_before, true)
+    }
+
+    /// [`Prefilter::find`]; `gated` false: dense blocks report every hit too (the
+    /// reference the gates must equal, in tests).
+    pub(crate) fn find_gated(
+        &self,
+        hay: &[u8],
+        scratch: &mut Scratch,
+        hits: &mut Vec<Hit>,
+        dense_before: &mut bool,
+        gated: bool,
+    ) -> Option<usize> {
         let Scratch {
             lower,
             chains,
@@ -838,9 +951,14 @@ impl Prefilter {
                         to = hay.len();
                     }
                     let before = hits.len();
+                    // Hits found, whether or not a dense block's gates reported them.
+                    let mut found = None;
                     if dense_block {
-                        dense.find(&self.walk, lower, (at, to), hits, chains);
-                        self.short_dense(hay, (at, to), (hits, before), short);
+                        let text = (hay, &lower[..]);
+                        let gates = if gated { dense.gates() } else { &[] };
+                        let n = dense.find(&self.walk, text, gates, (at, to), hits, chains);
+                        found =
+                            Some(n + self.short_dense(hay, gates, (at, to), (hits, before), short));
                     } else {
                         // Signatures starting in `at..to`: the span ends a signature
                         // length, less one, later.
@@ -864,7 +982,8 @@ impl Prefilter {
                     if !dense_block && !block.is_sorted_by_key(|&(k, h)| (h, k)) {
                         block.sort_unstable_by_key(|&(k, h)| (h, k));
                     }
-                    dense_block = block.len() * BLOCK >= DENSE_HITS * (to - at);
+                    let found = found.unwrap_or(block.len());
+                    dense_block = found * BLOCK >= DENSE_HITS * (to - at);
                     at = to;
                 }
                 *dense_before = dense_block;
@@ -896,11 +1015,13 @@ impl Prefilter {
     fn short_dense(
         &self,
         hay: &[u8],
+        gates: &[Option<Gate>],
         (at, to): (usize, usize),
         (hits, first): (&mut Vec<Hit>, usize),
         space: &mut Vec<Hit>,
-    ) {
+    ) -> usize {
         space.clear();
+        let mut found = 0;
         for (finder, k) in &self.short {
             let key = finder.needle();
             let end = (to + key.len() - 1).min(hay.len());
@@ -914,19 +1035,25 @@ impl Prefilter {
                     let key = u16::from_le_bytes([a, b]);
                     for (i, w) in windows {
                         if u16::from_le_bytes([w[0], w[1]]) == key {
+                            found += 1;
+                            if opens(gates, *k, hay, from + i, 2) {
+                                space.push((*k, from + i));
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    for (i, _) in windows.filter(|(_, w)| *w == key) {
+                        found += 1;
+                        if opens(gates, *k, hay, from + i, key.len()) {
                             space.push((*k, from + i));
                         }
                     }
                 }
-                _ => space.extend(
-                    windows
-                        .filter(|(_, w)| *w == key)
-                        .map(|(i, _)| (*k, from + i)),
-                ),
             }
         }
         if space.is_empty() {
-            return;
+            return found;
         }
         let key = |&(k, h): &Hit| (h, k);
         if !space.is_sorted_by_key(key) {
@@ -948,6 +1075,7 @@ impl Prefilter {
                 j -= 1;
             }
         }
+        found
     }
 
     /// One Teddy pass over `lower[at..end]`, its keywords verified in full.
@@ -1255,9 +1383,11 @@ mod tests {
     fn dense_and_walked(pre: &Prefilter, text: &[u8]) -> (Vec<Hit>, Vec<Hit>) {
         let dense = &pre.keywords.as_ref().unwrap().dense;
         let (mut found, mut walked) = (Vec::new(), Vec::new());
+        let span = (text, text);
         dense.find(
             &pre.walk,
-            text,
+            span,
+            &[],
             (0, text.len()),
             &mut found,
             &mut Default::default(),
@@ -1367,7 +1497,8 @@ mod tests {
             let at = (cut.0 * text.len() as f64) as usize;
             let to = at + (cut.1 * (text.len() - at) as f64) as usize;
             let mut hits = Vec::new();
-            dense.find(&pre.walk, &lower, (at, to), &mut hits, &mut Default::default());
+            let span = (&text[..], &lower[..]);
+            dense.find(&pre.walk, span, &[], (at, to), &mut hits, &mut Default::default());
             let mut walked = Vec::new();
             pre.walk.run(&lower, |state, i| pre.walk.push_ends(state, i, &mut walked));
             let mut want: Vec<Hit> = walked

@@ -325,7 +325,15 @@ impl RuleSet {
                 }
             }
         }
-        let prefilter = Prefilter::new(&keywords, &forms)?;
+        let sources = keyword_rule
+            .iter()
+            .map(|&r| {
+                let rule = &rules[r as usize];
+                let guard = rule.left_guard.map_or([0; 4], |g| g.0);
+                rule.before.is_none().then(|| (rule.pattern.clone(), guard))
+            })
+            .collect();
+        let prefilter = Prefilter::new(&keywords, &forms)?.with_sources(&keywords, sources);
         let before_runs = BeforeRuns::new(rules.iter().filter_map(|r| r.before));
         let max_before = rules
             .iter()
@@ -503,6 +511,89 @@ mod tests {
             min,
             max,
         }
+    }
+
+    /// Whether `m`'s DFA, fed `text` from its start, dies before any match (what
+    /// makes the stream drop a candidate unmatched).
+    fn dies_unmatched(m: &Matcher, text: &[u8]) -> bool {
+        let mut s = m.start;
+        for &b in text {
+            s = m.dfa.next_state(s, b);
+            if m.dfa.is_dead_state(s) || m.dfa.is_quit_state(s) {
+                return true;
+            }
+            if m.dfa.is_match_state(s) {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Every built-in keyword's gate drops a hit only when the stream would drop its
+    /// candidate unmatched: the rule's DFA dies, with no match, within the keyword
+    /// and the byte after it, or the left guard blocks it. Spelled as given, lowered,
+    /// upper-cased and mixed, followed by every byte, after a byte of every kind.
+    #[test]
+    fn gates_drop_only_hits_that_cannot_match() {
+        use super::super::opening::{opening, Opening};
+        let set = RuleSet::builtin();
+        let (mut dropped, mut checked) = (0, 0);
+        for (k, keyword) in set.prefilter.keywords().iter().enumerate() {
+            let rule = &set.rules[set.keyword_rule[k] as usize];
+            if rule.before.is_some() {
+                continue;
+            }
+            let guard = rule.left_guard.map_or([0; 4], |g| g.0);
+            let exact = keyword.len() < 3;
+            let gate = opening(&rule.pattern, keyword, exact, guard);
+            let m = rule.matcher().unwrap();
+            let mixed: Vec<u8> = keyword
+                .iter()
+                .enumerate()
+                .map(|(i, b)| {
+                    if i % 2 == 0 {
+                        b.to_ascii_uppercase()
+                    } else {
+                        b.to_ascii_lowercase()
+                    }
+                })
+                .collect();
+            let spellings: Vec<Vec<u8>> = if exact {
+                vec![keyword.clone()]
+            } else {
+                vec![
+                    keyword.clone(),
+                    keyword.to_ascii_lowercase(),
+                    keyword.to_ascii_uppercase(),
+                    mixed,
+                ]
+            };
+            for spelled in &spellings {
+                for prev in [b' ', b'a', b'Z', b'_', b'-', b'9', b'n'] {
+                    for follow in 0..=255u8 {
+                        let text = [&[prev][..], spelled, &[follow]].concat();
+                        let opens = match &gate {
+                            Opening::Any => true,
+                            Opening::Never => false,
+                            Opening::Gate(g) => g.opens(&text, 1, keyword.len()),
+                        };
+                        checked += 1;
+                        if !opens {
+                            dropped += 1;
+                            let blocked = rule.left_guard.is_some_and(|g| g.contains(prev));
+                            assert!(
+                                blocked || dies_unmatched(m, &text[1..]),
+                                "{}: {:?} dropped",
+                                rule.info.id,
+                                String::from_utf8_lossy(&text)
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        // The gates do drop hits (most bytes cannot follow most keywords).
+        assert!(dropped * 2 > checked, "{dropped} of {checked}");
     }
 
     proptest! {

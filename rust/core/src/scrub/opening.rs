@@ -1,0 +1,345 @@
+//! Whether a keyword hit can open a candidate that may match: the keyword spelled as
+//! its rule's pattern spells it, a byte after it that the pattern may read next, and no
+//! byte of the rule's left guard before it. In a storm (`SK-SK-…`, `GSK_GSK_…`,
+//! `authorizationauthorization…`) nearly every hit fails that, and the prefilter's
+//! dense blocks (see `prefilter::Dense`) drop it as they find it: it never costs a
+//! place among the hits, a candidate's setup and a memo lookup, to die at once.
+//!
+//! A [`Gate`] is computed from the rule's pattern read as a Thompson NFA (no DFA:
+//! built-in rules compile their DFAs on first use), one set of NFA states per spelling
+//! of the keyword read so far. It only ever keeps too much, never too little: a hit it
+//! drops is a candidate whose DFA dies unmatched within the keyword and the byte after
+//! it, or one the left guard blocks, which the stream would drop too.
+
+use std::collections::HashMap;
+
+use regex_automata::nfa::thompson::{self, State, NFA};
+use regex_automata::util::{primitives::StateID, syntax};
+
+/// The most spellings of one keyword a gate compares (a pattern that ignores case
+/// accepts them all: then any spelling passes).
+const SPELLINGS: usize = 8;
+
+/// A byte set.
+pub(crate) type Bytes = [u64; 4];
+
+/// What a hit of one keyword must look like to open a candidate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Gate {
+    /// The first bytes (up to 8) of each spelling the pattern accepts, as
+    /// little-endian words (`mask` covers them); empty: any spelling.
+    pub spellings: Vec<u64>,
+    pub mask: u64,
+    /// The bytes the pattern may read right after the keyword (after any spelling).
+    pub follow: Bytes,
+    /// The rule's left guard: a byte of it right before the keyword (not after a
+    /// `\n`-style escape) blocks the hit.
+    pub guard: Bytes,
+}
+
+/// A keyword's gate, as [`gate`] found it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Opening {
+    /// Every hit opens (the pattern could not be read: a look-around, or it does not
+    /// compile).
+    Any,
+    /// No hit of this keyword can open a candidate.
+    Never,
+    Gate(Gate),
+}
+
+/// The gate of `keyword` for a rule whose pattern is `pattern`, matched from the
+/// keyword's first byte, with left guard `guard`. `exact`: the keyword is found as
+/// written (the two-byte ones), not ASCII-case-insensitively.
+pub(crate) fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: Bytes) -> Opening {
+    let Ok(nfa) = thompson::Compiler::new()
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
+        .build(pattern)
+    else {
+        return Opening::Any;
+    };
+    let Some(start) = closure(&nfa, [nfa.start_anchored()]) else {
+        return Opening::Any;
+    };
+    let mut reader = Reader {
+        nfa: &nfa,
+        keyword,
+        exact,
+        memo: HashMap::new(),
+    };
+    let node = match reader.rest(&start, 0) {
+        Err(Unreadable) => return Opening::Any,
+        Ok(None) => return Opening::Never,
+        Ok(Some(node)) => node,
+    };
+    let n = keyword.len().min(8);
+    let mask = if n == 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * n)) - 1
+    };
+    let mut spellings: Vec<u64> = node
+        .spellings
+        .unwrap_or_default()
+        .iter()
+        .map(|s| word(s) & mask)
+        .collect();
+    spellings.sort_unstable();
+    spellings.dedup();
+    Opening::Gate(Gate {
+        spellings,
+        mask,
+        follow: node.follow,
+        guard,
+    })
+}
+
+/// The first 8 bytes of `text` as a little-endian word (zeros past its end).
+#[inline]
+pub(crate) fn word(text: &[u8]) -> u64 {
+    let mut w = [0u8; 8];
+    let n = text.len().min(8);
+    w[..n].copy_from_slice(&text[..n]);
+    u64::from_le_bytes(w)
+}
+
+#[inline]
+pub(crate) fn has(set: &Bytes, b: u8) -> bool {
+    set[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+}
+
+fn add(set: &mut Bytes, b: u8) {
+    set[usize::from(b >> 6)] |= 1 << (b & 63);
+}
+
+impl Gate {
+    /// Whether the keyword of `len` bytes at `text[at..]` may open a candidate, as far
+    /// as `text` tells (a byte it does not hold could be anything).
+    #[inline]
+    pub(crate) fn opens(&self, text: &[u8], at: usize, len: usize) -> bool {
+        if at > 0 && has(&self.guard, text[at - 1]) {
+            let prev = text[at - 1];
+            // (The byte before that unseen, it may be the escape's `\`.)
+            let escaped = matches!(prev, b'n' | b'r' | b't') && (at < 2 || text[at - 2] == b'\\');
+            if !escaped {
+                return false;
+            }
+        }
+        if !self.spellings.is_empty() {
+            let w = match text.get(at..at + 8) {
+                Some(w) => u64::from_le_bytes(w.try_into().expect("8 bytes")),
+                None => word(&text[at..]),
+            } & self.mask;
+            if !self.spellings.contains(&w) {
+                return false;
+            }
+        }
+        text.get(at + len).is_none_or(|&b| has(&self.follow, b))
+    }
+}
+
+/// The pattern holds something this reading does not follow (a look-around).
+struct Unreadable;
+
+/// The NFA states a spelling read so far may be in: sorted, only those that read a
+/// byte or match (what the empty transitions reach is followed).
+type Set = Vec<StateID>;
+
+/// What may follow, from some depth into the keyword: the rest of the keyword's
+/// spellings (`None`: more than [`SPELLINGS`], taken as any), and the bytes after it.
+#[derive(Clone)]
+struct Node {
+    spellings: Option<Vec<Vec<u8>>>,
+    follow: Bytes,
+}
+
+struct Reader<'a> {
+    nfa: &'a NFA,
+    keyword: &'a [u8],
+    exact: bool,
+    /// By `(depth, set)`: the two spellings of a letter usually lead to one set (a
+    /// pattern that ignores case), read once.
+    memo: HashMap<(usize, Set), Option<Node>>,
+}
+
+impl Reader<'_> {
+    /// What may follow from `depth` bytes into the keyword in `set` (`None`: nothing).
+    fn rest(&mut self, set: &Set, depth: usize) -> Result<Option<Node>, Unreadable> {
+        if let Some(r) = self.memo.get(&(depth, set.clone())) {
+            return Ok(r.clone());
+        }
+        let k = self.keyword;
+        let node = if set
+            .iter()
+            .any(|&s| matches!(self.nfa.state(s), State::Match { .. }))
+        {
+            // Matched already: whatever follows, the candidate has a match.
+            Some(Node {
+                spellings: (depth == k.len()).then(|| vec![Vec::new()]),
+                follow: [u64::MAX; 4],
+            })
+        } else if depth == k.len() {
+            let mut follow = [0; 4];
+            for b in 0..=255u8 {
+                if !step(self.nfa, set, b).is_empty() {
+                    add(&mut follow, b);
+                }
+            }
+            (follow != [0; 4]).then(|| Node {
+                spellings: Some(vec![Vec::new()]),
+                follow,
+            })
+        } else {
+            let mut acc: Option<Node> = None;
+            for b in spellings(k[depth], self.exact) {
+                let next = closure(self.nfa, step(self.nfa, set, b)).ok_or(Unreadable)?;
+                if next.is_empty() {
+                    continue;
+                }
+                let Some(child) = self.rest(&next, depth + 1)? else {
+                    continue;
+                };
+                let child_spellings = child.spellings.map(|v| {
+                    v.into_iter()
+                        .map(|s| [&[b][..], &s].concat())
+                        .collect::<Vec<_>>()
+                });
+                acc = Some(match acc {
+                    None => Node {
+                        spellings: child_spellings,
+                        follow: child.follow,
+                    },
+                    Some(a) => Node {
+                        spellings: a.spellings.zip(child_spellings).map(|(mut x, y)| {
+                            x.extend(y);
+                            x
+                        }),
+                        follow: std::array::from_fn(|i| a.follow[i] | child.follow[i]),
+                    },
+                });
+            }
+            acc.map(|mut n| {
+                if n.spellings.as_ref().is_some_and(|s| s.len() > SPELLINGS) {
+                    n.spellings = None;
+                }
+                n
+            })
+        };
+        self.memo.insert((depth, set.clone()), node.clone());
+        Ok(node)
+    }
+}
+
+/// The spellings of keyword byte `b`: as written when `exact`, else both ASCII cases.
+fn spellings(b: u8, exact: bool) -> Vec<u8> {
+    if exact {
+        return vec![b];
+    }
+    let mut v = vec![b.to_ascii_lowercase(), b.to_ascii_uppercase()];
+    v.dedup();
+    v
+}
+
+/// The states `set` moves to on `b` (before their empty transitions are followed).
+fn step(nfa: &NFA, set: &Set, b: u8) -> Vec<StateID> {
+    set.iter()
+        .filter_map(|&s| match nfa.state(s) {
+            State::ByteRange { trans } => trans.matches_byte(b).then_some(trans.next),
+            State::Sparse(t) => t.matches_byte(b),
+            State::Dense(t) => t.matches_byte(b),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The states that read a byte or match, reached from `from` by empty transitions;
+/// `None` when a look-around is met.
+fn closure(nfa: &NFA, from: impl IntoIterator<Item = StateID>) -> Option<Set> {
+    let mut stack: Vec<StateID> = from.into_iter().collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut set = Vec::new();
+    while let Some(s) = stack.pop() {
+        if !seen.insert(s) {
+            continue;
+        }
+        match nfa.state(s) {
+            State::ByteRange { .. } | State::Sparse(_) | State::Dense(_) | State::Match { .. } => {
+                set.push(s)
+            }
+            State::Union { alternates } => stack.extend(alternates.iter().copied()),
+            State::BinaryUnion { alt1, alt2 } => stack.extend([*alt1, *alt2]),
+            State::Capture { next, .. } => stack.push(*next),
+            State::Fail => {}
+            State::Look { .. } => return None,
+        }
+    }
+    set.sort_unstable();
+    Some(set)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NO_GUARD: Bytes = [0; 4];
+
+    fn opens(o: &Opening, text: &[u8], at: usize, len: usize) -> bool {
+        match o {
+            Opening::Any => true,
+            Opening::Never => false,
+            Opening::Gate(g) => g.opens(text, at, len),
+        }
+    }
+
+    #[test]
+    fn gates_spell_the_keyword_as_the_pattern_does_and_read_one_byte_on() {
+        let twilio = opening("SK[0-9a-fA-F]{32}", b"SK", true, NO_GUARD);
+        assert!(opens(&twilio, b"SKa", 0, 2) && opens(&twilio, b"SK0", 0, 2));
+        assert!(!opens(&twilio, b"SK-", 0, 2));
+        assert!(
+            opens(&twilio, b"SK", 0, 2),
+            "the byte after is not there yet"
+        );
+        let groq = opening("gsk_[a-zA-Z0-9]{52}", b"gsk_", false, NO_GUARD);
+        assert!(opens(&groq, b"gsk_A", 0, 4) && !opens(&groq, b"GSK_A", 0, 4));
+        let any_case = opening(
+            "(?i)authorization:[ \t]*bearer",
+            b"authorization",
+            false,
+            NO_GUARD,
+        );
+        let Opening::Gate(g) = &any_case else {
+            panic!("{any_case:?}")
+        };
+        assert!(g.spellings.is_empty(), "every spelling, not 2^13 of them");
+        assert!(opens(&any_case, b"AuThOrIzAtIoN:", 0, 13));
+        assert!(!opens(&any_case, b"authorizationa", 0, 13));
+        assert_eq!(
+            opening("sk-[0-9]", b"sk-ant-", false, NO_GUARD),
+            Opening::Never
+        );
+        // Matched within the keyword: every byte after it opens.
+        assert!(opens(
+            &opening("ab", b"abc", false, NO_GUARD),
+            b"abC\xff",
+            0,
+            3
+        ));
+        assert_eq!(
+            opening(r"\bsk-[0-9]", b"sk-", false, NO_GUARD),
+            Opening::Any
+        );
+        // A two-byte keyword is found as written: a pattern that ignores case opens
+        // on that spelling only.
+        let exact = opening("(?i)sk[0-9]", b"SK", true, NO_GUARD);
+        assert!(opens(&exact, b"SK1", 0, 2) && !opens(&exact, b"sk1", 0, 2));
+        // The left guard, unless the byte before is an escape's letter.
+        let mut guard = NO_GUARD;
+        add(&mut guard, b'a');
+        add(&mut guard, b'n');
+        let guarded = opening("sk-[0-9]", b"sk-", false, guard);
+        assert!(!opens(&guarded, b"ask-1", 1, 3) && opens(&guarded, b" sk-1", 1, 3));
+        assert!(opens(&guarded, b"\\nsk-1", 2, 3) && !opens(&guarded, b"xnsk-1", 2, 3));
+    }
+}
