@@ -1,15 +1,17 @@
 //! Whether a keyword hit can open a candidate that may match: the keyword spelled as
-//! its rule's pattern spells it, a byte after it that the pattern may read next, and no
-//! byte of the rule's left guard before it. In a storm (`SK-SK-…`, `GSK_GSK_…`,
-//! `authorizationauthorization…`) nearly every hit fails that, and the prefilter's
-//! dense blocks (see `prefilter::Dense`) drop it as they find it: it never costs a
-//! place among the hits, a candidate's setup and a memo lookup, to die at once.
+//! its rule's pattern spells it, the next bytes (up to [`AHEAD`]) readable by the
+//! pattern after it, and no byte of the rule's left guard before it. In a storm
+//! (`SK-SK-…`, `GSK_GSK_…`, `sk-sk-…`, `authorizationauthorization…`) nearly every
+//! hit fails that, and the prefilter's dense blocks (see `prefilter::Dense`) drop it
+//! as they find it: it never costs a place among the hits, a candidate's setup and a
+//! memo lookup, to die at once.
 //!
 //! A [`Gate`] is computed from the rule's pattern read as a Thompson NFA (no DFA:
-//! built-in rules compile their DFAs on first use), one set of NFA states per spelling
-//! of the keyword read so far. It only ever keeps too much, never too little: a hit it
-//! drops is a candidate whose DFA dies unmatched within the keyword and the byte after
-//! it, or one the left guard blocks, which the stream would drop too.
+//! built-in rules compile their DFAs on first use), one set of NFA states per
+//! spelling of the keyword read so far, then the sets reachable in the next bytes. It
+//! only ever keeps too much, never too little: a hit it drops is a candidate whose DFA
+//! dies unmatched within the bytes the gate read, or one the left guard blocks, which
+//! the stream would drop too.
 
 use std::collections::HashMap;
 
@@ -30,14 +32,30 @@ pub(crate) struct Gate {
     /// little-endian words (`mask` covers them); empty: any spelling.
     pub spellings: Vec<u64>,
     pub mask: u64,
-    /// The bytes the pattern may read right after the keyword (after any spelling).
-    pub follow: Bytes,
+    /// What the pattern may read after the keyword (after any spelling), up to
+    /// [`AHEAD`] bytes: a small DFA over the NFA's state sets, by the NFA's byte
+    /// classes (`class`): `next[node * classes + class]` is the next node, [`DEAD`] or
+    /// [`OPEN`] (anything may follow: the pattern matched, or the nodes ran out).
+    /// `open`: anything may follow the keyword itself.
+    pub class: Box<[u8; 256]>,
+    pub classes: usize,
+    pub next: Vec<u8>,
+    pub open: bool,
     /// The rule's left guard: a byte of it right before the keyword (not after a
     /// `\n`-style escape) blocks the hit.
     pub guard: Bytes,
 }
 
-/// A keyword's gate, as [`gate`] found it.
+/// The most bytes past its keyword a gate reads (`sk-sk-…` dies at the third), and
+/// the most nodes it keeps per keyword (past that, a node lets everything through).
+pub(crate) const AHEAD: usize = 16;
+const NODES: usize = 32;
+
+/// In [`Gate::next`]: the candidate dies; anything may follow.
+pub(crate) const DEAD: u8 = 255;
+pub(crate) const OPEN: u8 = 254;
+
+/// A keyword's gate, as [`opening`] found it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Opening {
     /// Every hit opens (the pattern could not be read: a look-around, or it does not
@@ -67,11 +85,19 @@ pub(crate) fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: Bytes) 
         keyword,
         exact,
         memo: HashMap::new(),
+        after: Vec::new(),
+        matched: false,
     };
     let node = match reader.rest(&start, 0) {
         Err(Unreadable) => return Opening::Any,
         Ok(None) => return Opening::Never,
         Ok(Some(node)) => node,
+    };
+    let mut after: Set = reader.after.concat();
+    after.sort_unstable();
+    after.dedup();
+    let Some(ahead) = look_ahead(&nfa, after) else {
+        return Opening::Any;
     };
     let n = keyword.len().min(8);
     let mask = if n == 8 {
@@ -87,12 +113,66 @@ pub(crate) fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: Bytes) 
         .collect();
     spellings.sort_unstable();
     spellings.dedup();
+    let (class, classes, next) = ahead;
     Opening::Gate(Gate {
         spellings,
         mask,
-        follow: node.follow,
+        class,
+        classes,
+        next,
+        open: reader.matched,
         guard,
     })
+}
+
+/// The look-ahead from `set` (the states after the keyword): every set reachable in
+/// [`AHEAD`] bytes, up to [`NODES`] of them, as [`Gate::next`] by the NFA's byte
+/// classes. `None` on a look-around.
+fn look_ahead(nfa: &NFA, set: Set) -> Option<(Box<[u8; 256]>, usize, Vec<u8>)> {
+    let classes = nfa.byte_classes();
+    let mut class = Box::new([0u8; 256]);
+    let mut reps: Vec<u8> = Vec::new();
+    for b in 0..=255u8 {
+        let c = classes.get(b);
+        class[usize::from(b)] = c;
+        if usize::from(c) == reps.len() {
+            reps.push(b);
+        }
+    }
+    let is_match = |set: &Set| {
+        set.iter()
+            .any(|&s| matches!(nfa.state(s), State::Match { .. }))
+    };
+    let (mut sets, mut depth) = (vec![set], vec![0usize]);
+    let mut next: Vec<u8> = Vec::new();
+    let mut k = 0;
+    while k < sets.len() {
+        let set = sets[k].clone();
+        for &b in &reps {
+            if depth[k] >= AHEAD {
+                // Never read: a walk stops after AHEAD bytes.
+                next.push(OPEN);
+                continue;
+            }
+            let to = closure(nfa, step(nfa, &set, b))?;
+            let target = if to.is_empty() {
+                DEAD
+            } else if is_match(&to) {
+                OPEN
+            } else if let Some(i) = sets.iter().position(|s| *s == to) {
+                i as u8
+            } else if sets.len() < NODES {
+                sets.push(to);
+                depth.push(depth[k] + 1);
+                (sets.len() - 1) as u8
+            } else {
+                OPEN
+            };
+            next.push(target);
+        }
+        k += 1;
+    }
+    Some((class, reps.len(), next))
 }
 
 /// The first 8 bytes of `text` as a little-endian word (zeros past its end).
@@ -114,9 +194,22 @@ fn add(set: &mut Bytes, b: u8) {
 }
 
 impl Gate {
+    /// A gate no hit passes (no spelling of its keyword can start a match).
+    pub(crate) fn never() -> Gate {
+        Gate {
+            spellings: vec![u64::MAX],
+            mask: 0,
+            class: Box::new([0; 256]),
+            classes: 1,
+            next: vec![DEAD],
+            open: false,
+            guard: [0; 4],
+        }
+    }
+
     /// Whether the keyword of `len` bytes at `text[at..]` may open a candidate, as far
     /// as `text` tells (a byte it does not hold could be anything).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn opens(&self, text: &[u8], at: usize, len: usize) -> bool {
         if at > 0 && has(&self.guard, text[at - 1]) {
             let prev = text[at - 1];
@@ -135,7 +228,18 @@ impl Gate {
                 return false;
             }
         }
-        text.get(at + len).is_none_or(|&b| has(&self.follow, b))
+        if self.open {
+            return true;
+        }
+        let mut node = 0;
+        for &b in text.get(at + len..).unwrap_or_default().iter().take(AHEAD) {
+            let next = self.next[node * self.classes + usize::from(self.class[usize::from(b)])];
+            if next >= OPEN {
+                return next == OPEN;
+            }
+            node = usize::from(next);
+        }
+        true
     }
 }
 
@@ -161,6 +265,10 @@ struct Reader<'a> {
     /// By `(depth, set)`: the two spellings of a letter usually lead to one set (a
     /// pattern that ignores case), read once.
     memo: HashMap<(usize, Set), Option<Node>>,
+    /// The sets a spelling of the whole keyword leads to.
+    after: Vec<Set>,
+    /// Whether some spelling matched on the way (then anything may follow).
+    matched: bool,
 }
 
 impl Reader<'_> {
@@ -175,11 +283,13 @@ impl Reader<'_> {
             .any(|&s| matches!(self.nfa.state(s), State::Match { .. }))
         {
             // Matched already: whatever follows, the candidate has a match.
+            self.matched = true;
             Some(Node {
                 spellings: (depth == k.len()).then(|| vec![Vec::new()]),
                 follow: [u64::MAX; 4],
             })
         } else if depth == k.len() {
+            self.after.push(set.clone());
             let mut follow = [0; 4];
             for b in 0..=255u8 {
                 if !step(self.nfa, set, b).is_empty() {
@@ -293,7 +403,7 @@ mod tests {
     }
 
     #[test]
-    fn gates_spell_the_keyword_as_the_pattern_does_and_read_one_byte_on() {
+    fn gates_spell_the_keyword_as_the_pattern_does_and_read_ahead() {
         let twilio = opening("SK[0-9a-fA-F]{32}", b"SK", true, NO_GUARD);
         assert!(opens(&twilio, b"SKa", 0, 2) && opens(&twilio, b"SK0", 0, 2));
         assert!(!opens(&twilio, b"SK-", 0, 2));
@@ -318,6 +428,20 @@ mod tests {
         assert_eq!(
             opening("sk-[0-9]", b"sk-ant-", false, NO_GUARD),
             Opening::Never
+        );
+        // Bytes further on: `sk-sk-` dies at its second `-`.
+        let legacy = opening("sk-[A-Za-z0-9]{20}T3BlbkFJ", b"sk-", false, NO_GUARD);
+        assert!(!opens(&legacy, b"sk-sk-sk-", 0, 3) && !opens(&legacy, b"sk-sk-", 0, 3));
+        assert!(
+            opens(&legacy, b"sk-sk", 0, 3) && opens(&legacy, b"sk-abcdefghijklmnopqrstu", 0, 3)
+        );
+        assert!(
+            !opens(&legacy, b"sk-abcdefghijklm-", 0, 3),
+            "dies within AHEAD"
+        );
+        assert!(
+            opens(&legacy, b"sk-abcdefghijklmnopqrs-", 0, 3),
+            "past AHEAD bytes, anything"
         );
         // Matched within the keyword: every byte after it opens.
         assert!(opens(

@@ -381,8 +381,8 @@ impl Walk {
 /// whichever engine a block used.
 ///
 /// A dense block reports only the hits that may open a candidate (see `opening`: the
-/// keyword as its rule spells it, a byte after it the rule may read, no left-guard
-/// byte before it). In a storm that is nearly none (`SK-SK-…`: Twilio wants a hex digit
+/// keyword as its rule spells it, next bytes the rule may read, no left-guard byte
+/// before it). In a storm that is nearly none (`SK-SK-…`: Twilio wants a hex digit
 /// after `SK`, OpenAI a lowercase `sk-`), and each hit reported cost ~20 ns on its way
 /// through the scrubber, to die at once there. The next block's engine is still
 /// picked by every hit found.
@@ -393,13 +393,42 @@ struct Dense {
     ends: Vec<(u32, u32, u32)>,
     /// Length of the longest keyword.
     longest: usize,
-    /// Per keyword as given: its rule's pattern and left guard (`None`: a rule whose
-    /// match starts before its keyword, all of whose hits are kept). `None` when not
-    /// given ([`Prefilter::with_sources`]): every hit is kept.
-    sources: Option<Vec<(Vec<u8>, Option<Source>)>>,
-    /// Per keyword, its gate (`None`: every hit opens), built from `sources` at the
-    /// first dense block: a process that meets no storm never reads the patterns.
-    gates: OnceLock<Vec<Option<Gate>>>,
+    /// The keywords' gates; `None` when no patterns were given
+    /// ([`Prefilter::with_sources`]): every hit is kept.
+    gates: Option<Gates>,
+}
+
+/// Per keyword as given, its rule's pattern and left guard (`None`: a rule whose match
+/// starts before its keyword, all of whose hits are kept), and its gate, built at the
+/// first dense hit of the keyword (~0.3 ms: a storm builds the few it meets, a process
+/// that meets none builds none).
+#[derive(Debug)]
+struct Gates {
+    sources: Vec<(Vec<u8>, Option<Source>)>,
+    built: Vec<OnceLock<Option<Gate>>>,
+}
+
+impl Gates {
+    /// Whether keyword `k`'s hit at `text[at..]` (`len` bytes) passes its gate.
+    #[inline(always)]
+    fn opens(&self, k: u32, text: &[u8], at: usize, len: usize) -> bool {
+        self.built[k as usize]
+            .get_or_init(|| self.build(k))
+            .as_ref()
+            .is_none_or(|g| g.opens(text, at, len))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn build(&self, k: u32) -> Option<Gate> {
+        let (keyword, source) = &self.sources[k as usize];
+        let (pattern, guard) = source.as_ref()?;
+        match opening(pattern, keyword, keyword.len() < 3, *guard) {
+            Opening::Any => None,
+            Opening::Never => Some(Gate::never()),
+            Opening::Gate(g) => Some(g),
+        }
+    }
 }
 
 const BLOCK: usize = 4096;
@@ -430,50 +459,17 @@ impl Dense {
         Dense {
             ends,
             longest,
-            sources: None,
-            gates: OnceLock::new(),
+            gates: None,
         }
     }
 
-    /// Per keyword, its gate (see [`Dense::gates`]); empty without sources.
-    fn gates(&self) -> &[Option<Gate>] {
-        self.gates.get_or_init(|| {
-            let Some(sources) = &self.sources else {
-                return Vec::new();
-            };
-            sources
-                .iter()
-                .map(|(keyword, source)| {
-                    let (pattern, guard) = source.as_ref()?;
-                    match opening(pattern, keyword, keyword.len() < 3, *guard) {
-                        Opening::Any => None,
-                        Opening::Never => Some(Gate {
-                            spellings: vec![u64::MAX],
-                            mask: 0,
-                            follow: [0; 4],
-                            guard: [0; 4],
-                        }),
-                        Opening::Gate(g) => Some(g),
-                    }
-                })
-                .collect()
-        })
-    }
-
-    /// Append the hits of `lower` whose signature starts in `at..to`, found by `walk`
-    /// (which holds the same keywords), sorted by `(offset, keyword)`. The span is
-    /// walked as [`CHAINS`] stretches at once, each recording its keyword ends in
-    /// `chains` (see [`Walk::record`]), in pieces of which a chain reads at most
-    /// [`RECORD`] bytes. The ends are then read chain by chain, in order of their end:
-    /// a hit is moved back past the few longer keywords that start after it
-    /// (`secret_access_key` holds four), which costs less than sorting the block.
-    /// `text` is the slice as written (`lower` lowercased), for `gates` (see
-    /// [`Dense::gates`]; empty: none); returns how many hits it found, reported or not.
+    /// `text` is the slice as written (`lower` lowercased), for `gates` (`None`: every
+    /// hit is reported); returns how many hits it found, reported or not.
     fn find(
         &self,
         walk: &Walk,
         (text, lower): (&[u8], &[u8]),
-        gates: &[Option<Gate>],
+        gates: Option<&Gates>,
         (at, to): (usize, usize),
         hits: &mut Vec<Hit>,
         chains: &mut Chains,
@@ -495,7 +491,7 @@ impl Dense {
     fn find_piece(
         &self,
         walk: &Walk,
-        (text, lower, gates): (&[u8], &[u8], &[Option<Gate>]),
+        (text, lower, gates): (&[u8], &[u8], Option<&Gates>),
         (at, to): (usize, usize),
         (hits, first): (&mut Vec<Hit>, usize),
         chains: &mut Chains,
@@ -533,7 +529,7 @@ impl Dense {
         base: usize,
         (at, to): (usize, usize),
         (hits, first): (&mut Vec<Hit>, usize),
-        (text, gates): (&[u8], &[Option<Gate>]),
+        (text, gates): (&[u8], Option<&Gates>),
     ) -> usize {
         let (ends, next) = (&self.ends[..], &walk.next[..]);
         let mut found = 0;
@@ -557,11 +553,8 @@ impl Dense {
 
 /// Whether keyword `k`'s hit at `text[at..]` (`len` bytes) passes its gate, if any.
 #[inline(always)]
-fn opens(gates: &[Option<Gate>], k: u32, text: &[u8], at: usize, len: usize) -> bool {
-    gates
-        .get(k as usize)
-        .and_then(Option::as_ref)
-        .is_none_or(|g| g.opens(text, at, len))
+fn opens(gates: Option<&Gates>, k: u32, text: &[u8], at: usize, len: usize) -> bool {
+    gates.is_none_or(|g| g.opens(k, text, at, len))
 }
 
 /// Walks a walk over [`HALVES`] keyword lengths or more goes as (see [`Walk::record`]).
@@ -854,7 +847,9 @@ impl Prefilter {
         sources: Vec<Option<Source>>,
     ) -> Prefilter {
         if let Some(k) = &mut self.keywords {
-            k.dense.sources = Some(keywords.iter().cloned().zip(sources).collect());
+            let sources: Vec<_> = keywords.iter().cloned().zip(sources).collect();
+            let built = sources.iter().map(|_| OnceLock::new()).collect();
+            k.dense.gates = Some(Gates { sources, built });
         }
         self
     }
@@ -864,8 +859,8 @@ impl Prefilter {
     pub(crate) fn keywords(&self) -> Vec<Vec<u8>> {
         self.keywords
             .as_ref()
-            .and_then(|k| k.dense.sources.as_ref())
-            .map(|s| s.iter().map(|(k, _)| k.clone()).collect())
+            .and_then(|k| k.dense.gates.as_ref())
+            .map(|g| g.sources.iter().map(|(k, _)| k.clone()).collect())
             .unwrap_or_default()
     }
 
@@ -955,7 +950,7 @@ impl Prefilter {
                     let mut found = None;
                     if dense_block {
                         let text = (hay, &lower[..]);
-                        let gates = if gated { dense.gates() } else { &[] };
+                        let gates = dense.gates.as_ref().filter(|_| gated);
                         let n = dense.find(&self.walk, text, gates, (at, to), hits, chains);
                         found =
                             Some(n + self.short_dense(hay, gates, (at, to), (hits, before), short));
@@ -1015,7 +1010,7 @@ impl Prefilter {
     fn short_dense(
         &self,
         hay: &[u8],
-        gates: &[Option<Gate>],
+        gates: Option<&Gates>,
         (at, to): (usize, usize),
         (hits, first): (&mut Vec<Hit>, usize),
         space: &mut Vec<Hit>,
@@ -1387,7 +1382,7 @@ mod tests {
         dense.find(
             &pre.walk,
             span,
-            &[],
+            None,
             (0, text.len()),
             &mut found,
             &mut Default::default(),
@@ -1498,7 +1493,7 @@ mod tests {
             let to = at + (cut.1 * (text.len() - at) as f64) as usize;
             let mut hits = Vec::new();
             let span = (&text[..], &lower[..]);
-            dense.find(&pre.walk, span, &[], (at, to), &mut hits, &mut Default::default());
+            dense.find(&pre.walk, span, None, (at, to), &mut hits, &mut Default::default());
             let mut walked = Vec::new();
             pre.walk.run(&lower, |state, i| pre.walk.push_ends(state, i, &mut walked));
             let mut want: Vec<Hit> = walked

@@ -530,9 +530,10 @@ mod tests {
     }
 
     /// Every built-in keyword's gate drops a hit only when the stream would drop its
-    /// candidate unmatched: the rule's DFA dies, with no match, within the keyword
-    /// and the byte after it, or the left guard blocks it. Spelled as given, lowered,
-    /// upper-cased and mixed, followed by every byte, after a byte of every kind.
+    /// candidate unmatched: the rule's DFA dies, with no match, within the bytes the
+    /// gate read, or the left guard blocks it. Spelled as given, lowered, upper-cased
+    /// and mixed, after a byte of every kind, followed by every byte, by itself
+    /// repeated (a storm), and by strings of the bytes storms are made of.
     #[test]
     fn gates_drop_only_hits_that_cannot_match() {
         use super::super::opening::{opening, Opening};
@@ -568,10 +569,32 @@ mod tests {
                     mixed,
                 ]
             };
+            // After the keyword: every byte; the keyword again and again (a storm);
+            // and strings of storm-like bytes, from a fixed xorshift.
+            let alphabet = b"aZ09_-.:= \"'<>/\\\nsSkK";
+            let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ k as u64;
+            let mut follows: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
+            for n in 1..=4 {
+                follows.push(keyword.repeat(n));
+                follows.push(keyword.to_ascii_uppercase().repeat(n));
+            }
+            for _ in 0..64 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let len = 1 + (seed % 20) as usize;
+                let pick =
+                    |i: usize| alphabet[((seed >> (3 * i % 60)) as usize + i) % alphabet.len()];
+                let mut f: Vec<u8> = (0..len).map(pick).collect();
+                if seed & 1 == 0 {
+                    f.splice(0..0, keyword.iter().copied());
+                }
+                follows.push(f);
+            }
             for spelled in &spellings {
                 for prev in [b' ', b'a', b'Z', b'_', b'-', b'9', b'n'] {
-                    for follow in 0..=255u8 {
-                        let text = [&[prev][..], spelled, &[follow]].concat();
+                    for follow in &follows {
+                        let text = [&[prev][..], spelled, follow].concat();
                         let opens = match &gate {
                             Opening::Any => true,
                             Opening::Never => false,
