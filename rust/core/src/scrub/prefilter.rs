@@ -398,6 +398,9 @@ struct Dense {
     gates: Option<Gates>,
 }
 
+/// A keyword's rule, for its gate: its pattern and left guard.
+pub(crate) type Source = (String, Bytes);
+
 /// Per keyword as given, its rule's pattern and left guard (`None`: a rule whose match
 /// starts before its keyword, all of whose hits are kept), and its gate, built at the
 /// first dense hit of the keyword: a storm builds the few it meets, a process that
@@ -437,9 +440,6 @@ impl Gates {
 }
 
 const BLOCK: usize = 4096;
-/// A keyword's rule, for its gate: its pattern and left guard.
-pub(crate) type Source = (String, Bytes);
-
 /// The most bytes a chain of [`Walk::record`] reads: [`CHAINS`] of them take a dense
 /// block and its remainder ([`BLOCK`] + [`BLOCK`] / 4, and a keyword length either
 /// side) at once; [`Dense::find`] walks a longer span in pieces.
@@ -468,8 +468,15 @@ impl Dense {
         }
     }
 
-    /// `text` is the slice as written (`lower` lowercased), for `gates` (`None`: every
-    /// hit is reported); returns how many hits it found, reported or not.
+    /// Append the hits of `lower` whose signature starts in `at..to`, found by `walk`
+    /// (which holds the same keywords), sorted by `(offset, keyword)`. The span is
+    /// walked as [`CHAINS`] stretches at once, each recording its keyword ends in
+    /// `chains` (see [`Walk::record`]), in pieces of which a chain reads at most
+    /// [`RECORD`] bytes. The ends are then read chain by chain, in order of their end:
+    /// a hit is moved back past the few longer keywords that start after it
+    /// (`secret_access_key` holds four), which costs less than sorting the block.
+    /// `text` is the slice as written, for `gates` (`None`: every hit is reported);
+    /// returns how many hits it found, reported or not.
     fn find(
         &self,
         walk: &Walk,
