@@ -18,12 +18,12 @@ use std::collections::HashMap;
 use regex_automata::nfa::thompson::{self, State, NFA};
 use regex_automata::util::{primitives::StateID, syntax};
 
+use super::ruleset::ByteClass;
+use super::stream::head;
+
 /// The most spellings of one keyword a gate compares (a pattern that ignores case
 /// accepts them all: then any spelling passes).
 const SPELLINGS: usize = 8;
-
-/// A byte set.
-pub(crate) type Bytes = [u64; 4];
 
 /// What a hit of one keyword must look like to open a candidate.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,8 +42,8 @@ pub(crate) struct Gate {
     pub next: Vec<u8>,
     pub open: bool,
     /// The rule's left guard: a byte of it right before the keyword (not after a
-    /// `\n`-style escape) blocks the hit.
-    pub guard: Bytes,
+    /// `\n`-style escape) blocks the hit (empty: no guard).
+    pub guard: ByteClass,
 }
 
 /// The most bytes past its keyword a gate reads: a storm's next keyword is that
@@ -74,7 +74,7 @@ pub(crate) enum Opening {
 /// The gate of `keyword` for a rule whose pattern is `pattern`, matched from the
 /// keyword's first byte, with left guard `guard`. `exact`: the keyword is found as
 /// written (the two-byte ones), not ASCII-case-insensitively.
-pub(crate) fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: Bytes) -> Opening {
+pub(crate) fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: ByteClass) -> Opening {
     let Ok(nfa) = thompson::Compiler::new()
         .syntax(syntax::Config::new().unicode(false).utf8(false))
         .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
@@ -114,7 +114,7 @@ pub(crate) fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: Bytes) 
         .spellings
         .unwrap_or_default()
         .iter()
-        .map(|s| word(s) & mask)
+        .map(|s| head(s) & mask)
         .collect();
     spellings.sort_unstable();
     spellings.dedup();
@@ -180,24 +180,6 @@ fn look_ahead(nfa: &NFA, set: Set) -> Option<(Box<[u8; 256]>, usize, Vec<u8>)> {
     Some((class, reps.len(), next))
 }
 
-/// The first 8 bytes of `text` as a little-endian word (zeros past its end).
-#[inline]
-pub(crate) fn word(text: &[u8]) -> u64 {
-    let mut w = [0u8; 8];
-    let n = text.len().min(8);
-    w[..n].copy_from_slice(&text[..n]);
-    u64::from_le_bytes(w)
-}
-
-#[inline]
-pub(crate) fn has(set: &Bytes, b: u8) -> bool {
-    set[usize::from(b >> 6)] & (1 << (b & 63)) != 0
-}
-
-fn add(set: &mut Bytes, b: u8) {
-    set[usize::from(b >> 6)] |= 1 << (b & 63);
-}
-
 impl Gate {
     /// A gate no hit passes (no spelling of its keyword can start a match).
     pub(crate) fn never() -> Gate {
@@ -208,7 +190,7 @@ impl Gate {
             classes: 1,
             next: vec![DEAD],
             open: false,
-            guard: [0; 4],
+            guard: ByteClass::EMPTY,
         }
     }
 
@@ -216,7 +198,7 @@ impl Gate {
     /// as `text` tells (a byte it does not hold could be anything).
     #[inline(always)]
     pub(crate) fn opens(&self, text: &[u8], at: usize, len: usize) -> bool {
-        if at > 0 && has(&self.guard, text[at - 1]) {
+        if at > 0 && self.guard.contains(text[at - 1]) {
             let prev = text[at - 1];
             // (The byte before that unseen, it may be the escape's `\`.)
             let escaped = matches!(prev, b'n' | b'r' | b't') && (at < 2 || text[at - 2] == b'\\');
@@ -224,14 +206,9 @@ impl Gate {
                 return false;
             }
         }
-        if !self.spellings.is_empty() {
-            let w = match text.get(at..at + 8) {
-                Some(w) => u64::from_le_bytes(w.try_into().expect("8 bytes")),
-                None => word(&text[at..]),
-            } & self.mask;
-            if !self.spellings.contains(&w) {
-                return false;
-            }
+        if !self.spellings.is_empty() && !self.spellings.contains(&(head(&text[at..]) & self.mask))
+        {
+            return false;
         }
         if self.open {
             return true;
@@ -256,11 +233,11 @@ struct Unreadable;
 type Set = Vec<StateID>;
 
 /// What may follow, from some depth into the keyword: the rest of the keyword's
-/// spellings (`None`: more than [`SPELLINGS`], taken as any), and the bytes after it.
+/// spellings that some byte may follow (`None`: more than [`SPELLINGS`], taken as
+/// any). What bytes may follow is the look-ahead's (see [`look_ahead`]).
 #[derive(Clone)]
 struct Node {
     spellings: Option<Vec<Vec<u8>>>,
-    follow: Bytes,
 }
 
 struct Reader<'a> {
@@ -291,20 +268,14 @@ impl Reader<'_> {
             self.matched = true;
             Some(Node {
                 spellings: (depth == k.len()).then(|| vec![Vec::new()]),
-                follow: [u64::MAX; 4],
             })
         } else if depth == k.len() {
             self.after.push(set.clone());
-            let mut follow = [0; 4];
-            for b in 0..=255u8 {
-                if !step(self.nfa, set, b).is_empty() {
-                    add(&mut follow, b);
-                }
-            }
-            (follow != [0; 4]).then(|| Node {
-                spellings: Some(vec![Vec::new()]),
-                follow,
-            })
+            (0..=255u8)
+                .any(|b| !step(self.nfa, set, b).is_empty())
+                .then(|| Node {
+                    spellings: Some(vec![Vec::new()]),
+                })
         } else {
             let mut acc: Option<Node> = None;
             for b in spellings(k[depth], self.exact) {
@@ -323,14 +294,12 @@ impl Reader<'_> {
                 acc = Some(match acc {
                     None => Node {
                         spellings: child_spellings,
-                        follow: child.follow,
                     },
                     Some(a) => Node {
                         spellings: a.spellings.zip(child_spellings).map(|(mut x, y)| {
                             x.extend(y);
                             x
                         }),
-                        follow: std::array::from_fn(|i| a.follow[i] | child.follow[i]),
                     },
                 });
             }
@@ -397,7 +366,7 @@ fn closure(nfa: &NFA, from: impl IntoIterator<Item = StateID>) -> Option<Set> {
 mod tests {
     use super::*;
 
-    const NO_GUARD: Bytes = [0; 4];
+    const NO_GUARD: ByteClass = ByteClass::EMPTY;
 
     fn opens(o: &Opening, text: &[u8], at: usize, len: usize) -> bool {
         match o {
@@ -461,9 +430,7 @@ mod tests {
         let exact = opening("(?i)sk[0-9]", b"SK", true, NO_GUARD);
         assert!(opens(&exact, b"SK1", 0, 2) && !opens(&exact, b"sk1", 0, 2));
         // The left guard, unless the byte before is an escape's letter.
-        let mut guard = NO_GUARD;
-        add(&mut guard, b'a');
-        add(&mut guard, b'n');
+        let guard = ByteClass::parse("t", "guard", "[an]").unwrap().unwrap();
         let guarded = opening("sk-[0-9]", b"sk-", false, guard);
         assert!(!opens(&guarded, b"ask-1", 1, 3) && opens(&guarded, b" sk-1", 1, 3));
         assert!(opens(&guarded, b"\\nsk-1", 2, 3) && !opens(&guarded, b"xnsk-1", 2, 3));

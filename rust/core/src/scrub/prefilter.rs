@@ -23,7 +23,8 @@ use memchr::memmem;
 
 use std::sync::OnceLock;
 
-use super::opening::{opening, Bytes, Gate, Opening};
+use super::opening::{opening, Gate, Opening};
+use super::ruleset::ByteClass;
 use crate::Error;
 
 /// A place where a pattern occurs: `(pattern index, offset of its first byte)`.
@@ -399,7 +400,7 @@ struct Dense {
 }
 
 /// A keyword's rule, for its gate: its pattern and left guard.
-pub(crate) type Source = (String, Bytes);
+pub(crate) type Source = (String, ByteClass);
 
 /// Per keyword as given, its rule's pattern and left guard (`None`: a rule whose match
 /// starts before its keyword, all of whose hits are kept), and its gate, built at the
@@ -864,6 +865,12 @@ impl Prefilter {
             k.dense.gates = Some(Gates { sources, built });
         }
         self
+    }
+
+    /// Keyword `k`'s gate, as dense blocks use it (tests).
+    #[cfg(test)]
+    pub(crate) fn gate(&self, k: u32) -> Option<&Gate> {
+        self.keywords.as_ref()?.dense.gates.as_ref()?.get(k)
     }
 
     /// Every keyword, as given to [`Prefilter::new`] (tests).

@@ -169,7 +169,7 @@ impl Default for Memo {
 
 /// The first 8 bytes of `text` as a little-endian word (zeros past its end).
 #[inline]
-fn head(text: &[u8]) -> u64 {
+pub(super) fn head(text: &[u8]) -> u64 {
     match text.first_chunk::<8>() {
         Some(w) => u64::from_le_bytes(*w),
         None => {
