@@ -46,6 +46,9 @@ pub(crate) struct Gate {
     pub guard: ByteClass,
 }
 
+/// What a gate reads of a hit past its guard (see [`Gate::window`]).
+pub(crate) type Window = (u64, u32);
+
 /// The most bytes past its keyword a gate reads: a storm's next keyword is that
 /// close (`sk-sk-` dies at the third, `xai-xai-` at the fourth). Further on, a gate
 /// mostly reads for nothing: in `tokentoken…` the rule that reads on through
@@ -198,14 +201,26 @@ impl Gate {
     /// as `text` tells (a byte it does not hold could be anything).
     #[inline(always)]
     pub(crate) fn opens(&self, text: &[u8], at: usize, len: usize) -> bool {
-        if at > 0 && self.guard.contains(text[at - 1]) {
-            let prev = text[at - 1];
-            // (The byte before that unseen, it may be the escape's `\`.)
-            let escaped = matches!(prev, b'n' | b'r' | b't') && (at < 2 || text[at - 2] == b'\\');
-            if !escaped {
-                return false;
-            }
+        !self.guarded(text, at) && self.reads_on(text, at, len)
+    }
+
+    /// Whether the rule's left guard blocks a hit at `text[at..]`.
+    #[inline(always)]
+    pub(crate) fn guarded(&self, text: &[u8], at: usize) -> bool {
+        if at == 0 || !self.guard.contains(text[at - 1]) {
+            return false;
         }
+        // A `\n`-style escape's letter does not block (the byte before it unseen, it
+        // may be the `\`).
+        let escaped =
+            matches!(text[at - 1], b'n' | b'r' | b't') && (at < 2 || text[at - 2] == b'\\');
+        !escaped
+    }
+
+    /// Whether the pattern may read the keyword of `len` bytes at `text[at..]` as it is
+    /// spelled there, and the bytes after it, the guard aside.
+    #[inline(always)]
+    pub(crate) fn reads_on(&self, text: &[u8], at: usize, len: usize) -> bool {
         if !self.spellings.is_empty() && !self.spellings.contains(&(head(&text[at..]) & self.mask))
         {
             return false;
@@ -222,6 +237,19 @@ impl Gate {
             node = usize::from(next);
         }
         true
+    }
+
+    /// Every byte [`Gate::reads_on`] may read of the keyword of `len` bytes at
+    /// `text[at..]`, as two words: its first 8 (with what follows a shorter one) and
+    /// the [`AHEAD`] after it. Two hits of one keyword with the same words get the same
+    /// answer. `None` near the end of `text`, where the gate reads less.
+    #[inline(always)]
+    pub(crate) fn window(text: &[u8], at: usize, len: usize) -> Option<Window> {
+        const { assert!(AHEAD == 4) };
+        let w = text.get(at..at + (len + AHEAD).max(8))?;
+        let first = u64::from_le_bytes(*w.first_chunk().expect("8 bytes"));
+        let after = u32::from_le_bytes(*w[len..].first_chunk().expect("AHEAD bytes"));
+        Some((first, after))
     }
 }
 

@@ -23,7 +23,7 @@ use memchr::memmem;
 
 use std::sync::OnceLock;
 
-use super::opening::{opening, Gate, Opening};
+use super::opening::{opening, Gate, Opening, Window};
 use super::ruleset::ByteClass;
 use crate::Error;
 
@@ -413,12 +413,6 @@ struct Gates {
 }
 
 impl Gates {
-    /// Whether keyword `k`'s hit at `text[at..]` (`len` bytes) passes its gate.
-    #[inline(always)]
-    fn opens(&self, k: u32, text: &[u8], at: usize, len: usize) -> bool {
-        self.get(k).is_none_or(|g| g.opens(text, at, len))
-    }
-
     /// Keyword `k`'s gate (`None`: every hit passes).
     #[inline(always)]
     fn get(&self, k: u32) -> Option<&Gate> {
@@ -544,17 +538,24 @@ impl Dense {
         (hits, first): (&mut Vec<Hit>, usize),
         (text, gates): (&[u8], Option<&Gates>),
     ) -> usize {
-        let (ends, next) = (&self.ends[..], &walk.next[..]);
+        let mut recent = gates.map(Recent::new);
         let mut found = 0;
+        // The keywords of the last state met (a storm's ends are all in one or two).
+        let mut last: (u32, &[(u32, u32, u32)]) = (u32::MAX, &[]);
         for &(state, t) in recorded {
             let end = base + t as usize + 1;
-            let row = state as usize + walk.stride;
-            for &(k, len, back) in &ends[next[row - 2] as usize..next[row - 1] as usize] {
+            if state != last.0 {
+                last = (state, &self.ends[walk.range(state)]);
+            }
+            for &(k, len, back) in last.1 {
                 let sig = end - back as usize;
                 if sig >= at && sig < to {
                     found += 1;
                     let start = end - len as usize;
-                    if opens(gates, k, text, start, len as usize) {
+                    if recent
+                        .as_mut()
+                        .is_none_or(|r| r.opens(k, text, start, len as usize))
+                    {
                         push_sorted(hits, first, (k, start));
                     }
                 }
@@ -564,10 +565,68 @@ impl Dense {
     }
 }
 
-/// Whether keyword `k`'s hit at `text[at..]` (`len` bytes) passes its gate, if any.
-#[inline(always)]
-fn opens(gates: Option<&Gates>, k: u32, text: &[u8], at: usize, len: usize) -> bool {
-    gates.is_none_or(|g| g.opens(k, text, at, len))
+/// The gates of the last few keywords met, with the last answer each gave past the
+/// guard and the bytes it read (see [`Gate::window`]): in a storm every hit of a
+/// keyword reads what the one before read, and takes its answer after a compare.
+struct Recent<'g> {
+    gates: &'g Gates,
+    /// By keyword, modulo [`RECENT`].
+    slots: [Slot<'g>; RECENT],
+}
+
+#[derive(Clone, Copy)]
+struct Slot<'g> {
+    keyword: u32,
+    gate: Option<&'g Gate>,
+    /// The window of its last hit past the guard, and the answer (`None`: none to
+    /// reuse).
+    last: Option<(Window, bool)>,
+}
+
+/// Keywords [`Recent`] keeps: a storm holds one to three (`ado_token` holds `token`),
+/// and two that share a slot take turns building their answers afresh.
+const RECENT: usize = 8;
+
+impl<'g> Recent<'g> {
+    fn new(gates: &'g Gates) -> Recent<'g> {
+        let empty = Slot {
+            keyword: u32::MAX,
+            gate: None,
+            last: None,
+        };
+        Recent {
+            gates,
+            slots: [empty; RECENT],
+        }
+    }
+
+    /// Whether keyword `k`'s hit at `text[at..]` (`len` bytes) passes its gate.
+    #[inline(always)]
+    fn opens(&mut self, k: u32, text: &[u8], at: usize, len: usize) -> bool {
+        let slot = &mut self.slots[k as usize % RECENT];
+        if slot.keyword != k {
+            *slot = Slot {
+                keyword: k,
+                gate: self.gates.get(k),
+                last: None,
+            };
+        }
+        let Some(gate) = slot.gate else {
+            return true;
+        };
+        if gate.guarded(text, at) {
+            return false;
+        }
+        let window = Gate::window(text, at, len);
+        match (window, slot.last) {
+            (Some(w), Some((last, opens))) if w == last => opens,
+            _ => {
+                let opens = gate.reads_on(text, at, len);
+                slot.last = window.map(|w| (w, opens));
+                opens
+            }
+        }
+    }
 }
 
 /// Walks a walk over [`HALVES`] keyword lengths or more goes as (see [`Walk::record`]).
@@ -871,6 +930,27 @@ impl Prefilter {
     #[cfg(test)]
     pub(crate) fn gate(&self, k: u32) -> Option<&Gate> {
         self.keywords.as_ref()?.dense.gates.as_ref()?.get(k)
+    }
+
+    /// The hits of `text` taken as one dense span (tests): with `gated`, those its
+    /// keywords' gates let through.
+    #[cfg(test)]
+    pub(crate) fn dense_hits(&self, text: &[u8], gated: bool) -> Vec<Hit> {
+        let dense = &self.keywords.as_ref().expect("keywords").dense;
+        let gates = dense.gates.as_ref().filter(|_| gated);
+        let mut lower = Vec::new();
+        lowercase_into(text, &mut lower);
+        let mut hits = Vec::new();
+        let span = (text, &lower[..]);
+        dense.find(
+            &self.walk,
+            span,
+            gates,
+            (0, text.len()),
+            &mut hits,
+            &mut Default::default(),
+        );
+        hits
     }
 
     /// Every keyword, as given to [`Prefilter::new`] (tests).
@@ -1396,17 +1476,8 @@ mod tests {
 
     /// The hits of a dense block over all of `text`, and of the plain walk, in order.
     fn dense_and_walked(pre: &Prefilter, text: &[u8]) -> (Vec<Hit>, Vec<Hit>) {
-        let dense = &pre.keywords.as_ref().unwrap().dense;
-        let (mut found, mut walked) = (Vec::new(), Vec::new());
-        let span = (text, text);
-        dense.find(
-            &pre.walk,
-            span,
-            None,
-            (0, text.len()),
-            &mut found,
-            &mut Default::default(),
-        );
+        let found = pre.dense_hits(text, false);
+        let mut walked = Vec::new();
         pre.walk
             .run(text, |state, i| pre.walk.push_ends(state, i, &mut walked));
         walked.sort_unstable_by_key(|&(k, h)| (h, k));

@@ -621,6 +621,59 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// A dense span reports a hit exactly when its keyword's gate, asked afresh,
+        /// lets it through: a gate's answer reused for a hit reading the same bytes
+        /// (a storm's) is the answer it would give. Storms of one to three built-in
+        /// keywords, each twice, spelled as written, in lower case, upper case or upper
+        /// from its middle, with bytes inserted.
+        #[test]
+        fn dense_spans_report_the_hits_their_gates_open(
+            picks in proptest::collection::vec((any::<prop::sample::Index>(), 0..4u8, 0..4u8), 1..4),
+            times in 1usize..200,
+            edits in proptest::collection::vec((any::<usize>(), any::<prop::sample::Index>()), 0..16),
+        ) {
+            let set = RuleSet::builtin();
+            let keywords = set.prefilter.keywords();
+            let unit: Vec<u8> = picks
+                .iter()
+                .flat_map(|(i, one, two)| {
+                    let k = i.get(&keywords);
+                    let spelled = |case| match case {
+                        0 => k.clone(),
+                        1 => k.to_ascii_lowercase(),
+                        2 => k.to_ascii_uppercase(),
+                        // Upper case from the second half: spellings that agree on
+                        // their first bytes.
+                        _ => {
+                            let (a, b) = k.split_at(k.len() / 2);
+                            [a, &b.to_ascii_uppercase()].concat()
+                        }
+                    };
+                    [spelled(*one), spelled(*two)].concat()
+                })
+                .collect();
+            let mut text = unit.repeat(times);
+            let bytes = b"aZ09_-.:= \"'<>/\\\nsSkKT";
+            for (at, b) in &edits {
+                let at = at % (text.len() + 1);
+                text.insert(at, *b.get(bytes));
+            }
+            let pre = &set.prefilter;
+            let want: Vec<_> = pre
+                .dense_hits(&text, false)
+                .into_iter()
+                .filter(|&(k, at)| {
+                    let len = pre.pattern(k).len();
+                    pre.gate(k).is_none_or(|g| g.opens(&text, at, len))
+                })
+                .collect();
+            prop_assert_eq!(pre.dense_hits(&text, true), want);
+        }
+    }
+
+    proptest! {
         #![proptest_config(ProptestConfig::with_cases(500))]
 
         /// One walk for every class answers as each rule's own run, counted byte by
