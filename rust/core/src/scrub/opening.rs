@@ -18,7 +18,7 @@ use std::collections::HashMap;
 use regex_automata::nfa::thompson::{self, State, NFA};
 use regex_automata::util::{primitives::StateID, syntax};
 
-use super::ruleset::ByteClass;
+use super::ruleset::{BeforeRun, ByteClass};
 use super::stream::head;
 
 /// The most spellings of one keyword a gate compares (a pattern that ignores case
@@ -44,6 +44,10 @@ pub(crate) struct Gate {
     /// The rule's left guard: a byte of it right before the keyword (not after a
     /// `\n`-style escape) blocks the hit (empty: no guard).
     pub guard: ByteClass,
+    /// For a rule whose match starts with a run of bytes before its keyword: the run
+    /// (the stream starts no candidate where the run of its class ending at the keyword
+    /// is shorter than `min` or longer than `max`). Such a gate reads nothing else.
+    pub run: Option<BeforeRun>,
 }
 
 /// What a gate reads of a hit past its guard (see [`Gate::window`]).
@@ -130,6 +134,7 @@ pub(crate) fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: ByteCla
         next,
         open: reader.matched,
         guard,
+        run: None,
     })
 }
 
@@ -194,14 +199,60 @@ impl Gate {
             next: vec![DEAD],
             open: false,
             guard: ByteClass::EMPTY,
+            run: None,
         }
     }
 
-    /// Whether the keyword of `len` bytes at `text[at..]` may open a candidate, as far
-    /// as `text` tells (a byte it does not hold could be anything).
+    /// The gate of a rule whose match starts with `run` before its keyword: the run's
+    /// length only (the pattern is read from the run's start, which varies).
+    pub(crate) fn before(run: BeforeRun) -> Gate {
+        Gate {
+            spellings: Vec::new(),
+            mask: 0,
+            class: Box::new([0; 256]),
+            classes: 1,
+            next: Vec::new(),
+            open: true,
+            guard: ByteClass::EMPTY,
+            run: Some(run),
+        }
+    }
+
+    /// Whether the run of the rule's `before` bytes ending at `text[at]` rules the hit
+    /// out (no `before`: never), by a walk back of up to `max + 1` bytes. See
+    /// [`Gate::run_rules_out_after`] for a storm's. (Tests ask this.)
+    #[cfg(test)]
+    pub(crate) fn run_rules_out(&self, text: &[u8], at: usize) -> bool {
+        self.run
+            .is_some_and(|run| RunBefore::walk(&run, text, at).rules_out(&run))
+    }
+
+    /// [`Gate::run_rules_out`], from the run at this keyword's last hit in `text`
+    /// (`last`, updated): a storm's runs are extended, not walked again.
     #[inline(always)]
+    pub(crate) fn run_rules_out_after(
+        &self,
+        text: &[u8],
+        at: usize,
+        last: &mut Option<RunBefore>,
+    ) -> bool {
+        let Some(before) = &self.run else {
+            return false;
+        };
+        let run = match *last {
+            Some(last) if last.at <= at => last.next(before, text, at),
+            _ => RunBefore::walk(before, text, at),
+        };
+        *last = Some(run);
+        run.rules_out(before)
+    }
+
+    /// Whether the keyword of `len` bytes at `text[at..]` may open a candidate, as far
+    /// as `text` tells (a byte it does not hold could be anything). (Dense blocks ask
+    /// its parts apart, to reuse answers; tests ask this.)
+    #[cfg(test)]
     pub(crate) fn opens(&self, text: &[u8], at: usize, len: usize) -> bool {
-        !self.guarded(text, at) && self.reads_on(text, at, len)
+        !self.guarded(text, at) && !self.run_rules_out(text, at) && self.reads_on(text, at, len)
     }
 
     /// Whether the rule's left guard blocks a hit at `text[at..]`.
@@ -250,6 +301,59 @@ impl Gate {
         let first = u64::from_le_bytes(*w.first_chunk().expect("8 bytes"));
         let after = u32::from_le_bytes(*w[len..].first_chunk().expect("AHEAD bytes"));
         Some((first, after))
+    }
+}
+
+/// The run of a rule's `before` class ending at a hit, as far as the text shows: `n`
+/// bytes (counted up to `max + 1`), and whether the text's start cut the count short
+/// (then the run may be longer, in bytes already gone: anything may be).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RunBefore {
+    pub at: usize,
+    pub n: usize,
+    pub cut: bool,
+}
+
+impl RunBefore {
+    /// The run ending at `text[at]`, walked back.
+    pub(crate) fn walk(run: &BeforeRun, text: &[u8], at: usize) -> RunBefore {
+        let limit = run.max + 1;
+        let n = text[..at]
+            .iter()
+            .rev()
+            .take(limit)
+            .take_while(|&&b| run.class.contains(b))
+            .count();
+        RunBefore {
+            at,
+            n,
+            cut: n == at && n < limit,
+        }
+    }
+
+    /// The run ending at `text[at]`, from this one, ending earlier: extended by the
+    /// bytes between when they are all of the class (a storm's: `AZDOAZDO…` has 76
+    /// before each hit), else walked back.
+    pub(crate) fn next(self, run: &BeforeRun, text: &[u8], at: usize) -> RunBefore {
+        let limit = run.max + 1;
+        match text.get(self.at..at) {
+            Some(between)
+                if between.len() < limit && between.iter().all(|&b| run.class.contains(b)) =>
+            {
+                let n = (self.n + between.len()).min(limit);
+                RunBefore {
+                    at,
+                    n,
+                    cut: self.cut && n < limit,
+                }
+            }
+            _ => RunBefore::walk(run, text, at),
+        }
+    }
+
+    /// Whether no candidate can start from this run.
+    pub(crate) fn rules_out(&self, run: &BeforeRun) -> bool {
+        !self.cut && (self.n < run.min || self.n > run.max)
     }
 }
 

@@ -23,8 +23,8 @@ use memchr::memmem;
 
 use std::sync::OnceLock;
 
-use super::opening::{opening, Gate, Opening, Window};
-use super::ruleset::ByteClass;
+use super::opening::{opening, Gate, Opening, RunBefore, Window};
+use super::ruleset::{BeforeRun, ByteClass};
 use crate::Error;
 
 /// A place where a pattern occurs: `(pattern index, offset of its first byte)`.
@@ -399,12 +399,17 @@ struct Dense {
     gates: Option<Gates>,
 }
 
-/// A keyword's rule, for its gate: its pattern and left guard.
-pub(crate) type Source = (String, ByteClass);
+/// A keyword's rule, for its gate.
+#[derive(Debug)]
+pub(crate) enum Source {
+    /// Its pattern (from the keyword on) and left guard.
+    Pattern(String, ByteClass),
+    /// The run its match starts with, before the keyword.
+    Before(BeforeRun),
+}
 
-/// Per keyword as given, its rule's pattern and left guard (`None`: a rule whose match
-/// starts before its keyword, all of whose hits are kept), and its gate, built at the
-/// first dense hit of the keyword: a storm builds the few it meets, a process that
+/// Per keyword as given, its rule (`None`: every hit is kept), and its gate, built at
+/// the first dense hit of the keyword: a storm builds the few it meets, a process that
 /// meets none builds none (all at once took 108 ms with a 16-byte look-ahead).
 #[derive(Debug)]
 struct Gates {
@@ -425,7 +430,10 @@ impl Gates {
     #[inline(never)]
     fn build(&self, k: u32) -> Option<Gate> {
         let (keyword, source) = &self.sources[k as usize];
-        let (pattern, guard) = source.as_ref()?;
+        let (pattern, guard) = match source.as_ref()? {
+            Source::Pattern(pattern, guard) => (pattern, guard),
+            Source::Before(run) => return Some(Gate::before(*run)),
+        };
         match opening(pattern, keyword, keyword.len() < 3, *guard) {
             Opening::Any => None,
             Opening::Never => Some(Gate::never()),
@@ -581,6 +589,8 @@ struct Slot<'g> {
     /// The window of its last hit past the guard, and the answer (`None`: none to
     /// reuse).
     last: Option<(Window, bool)>,
+    /// For a gate of a run before the keyword: the run at its last hit.
+    run: Option<RunBefore>,
 }
 
 /// Keywords [`Recent`] keeps: a storm holds one to three (`ado_token` holds `token`),
@@ -593,6 +603,7 @@ impl<'g> Recent<'g> {
             keyword: u32::MAX,
             gate: None,
             last: None,
+            run: None,
         };
         Recent {
             gates,
@@ -609,12 +620,13 @@ impl<'g> Recent<'g> {
                 keyword: k,
                 gate: self.gates.get(k),
                 last: None,
+                run: None,
             };
         }
         let Some(gate) = slot.gate else {
             return true;
         };
-        if gate.guarded(text, at) {
+        if gate.guarded(text, at) || gate.run_rules_out_after(text, at, &mut slot.run) {
             return false;
         }
         let window = Gate::window(text, at, len);
@@ -1125,13 +1137,21 @@ impl Prefilter {
             let from = at + first;
             let windows = hay[from..end].windows(key.len()).enumerate();
             let gate = gates.and_then(|g| g.get(*k));
+            let mut run = None;
+            let mut opens = |at| {
+                gate.is_none_or(|g| {
+                    !g.guarded(hay, at)
+                        && !g.run_rules_out_after(hay, at, &mut run)
+                        && g.reads_on(hay, at, key.len())
+                })
+            };
             match *key {
                 [a, b] => {
                     let key = u16::from_le_bytes([a, b]);
                     for (i, w) in windows {
                         if u16::from_le_bytes([w[0], w[1]]) == key {
                             found += 1;
-                            if gate.is_none_or(|g| g.opens(hay, from + i, 2)) {
+                            if opens(from + i) {
                                 space.push((*k, from + i));
                             }
                         }
@@ -1140,7 +1160,7 @@ impl Prefilter {
                 _ => {
                     for (i, _) in windows.filter(|(_, w)| *w == key) {
                         found += 1;
-                        if gate.is_none_or(|g| g.opens(hay, from + i, key.len())) {
+                        if opens(from + i) {
                             space.push((*k, from + i));
                         }
                     }

@@ -10,7 +10,7 @@ use regex_automata::util::{primitives::StateID, start, syntax};
 use regex_automata::{Anchored, MatchKind};
 
 use super::literal;
-use super::prefilter::Prefilter;
+use super::prefilter::{Prefilter, Source};
 use super::rules::{builtin, RuleDef, Tier, Validator};
 use crate::Error;
 
@@ -122,7 +122,7 @@ impl ByteClass {
 }
 
 /// The part of a match before its keyword.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct BeforeRun {
     pub class: ByteClass,
     pub min: usize,
@@ -332,12 +332,13 @@ impl RuleSet {
             .iter()
             .map(|&r| {
                 let rule = &rules[r as usize];
-                rule.before.is_none().then(|| {
-                    (
+                match rule.before {
+                    None => Some(Source::Pattern(
                         rule.pattern.clone(),
                         rule.left_guard.unwrap_or(ByteClass::EMPTY),
-                    )
-                })
+                    )),
+                    Some(run) => Some(Source::Before(run)),
+                }
             })
             .collect();
         let prefilter = Prefilter::new(&keywords, &forms)?.with_sources(&keywords, sources);
