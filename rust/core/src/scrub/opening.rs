@@ -236,15 +236,10 @@ impl Gate {
         at: usize,
         last: &mut Option<RunBefore>,
     ) -> bool {
-        let Some(before) = &self.run else {
-            return false;
-        };
-        let run = match *last {
-            Some(last) if last.at <= at => last.next(before, text, at),
-            _ => RunBefore::walk(before, text, at),
-        };
-        *last = Some(run);
-        run.rules_out(before)
+        match &self.run {
+            None => false,
+            Some(before) => RunBefore::rules_out_after(before, text, at, last),
+        }
     }
 
     /// Whether the keyword of `len` bytes at `text[at..]` may open a candidate, as far
@@ -349,6 +344,24 @@ impl RunBefore {
             }
             _ => RunBefore::walk(run, text, at),
         }
+    }
+
+    /// Whether the run ending at `text[at]` rules the hit out, from the run at the
+    /// keyword's last hit in `text` (`last`, updated). Out of line: the loops that ask
+    /// it mostly meet keywords with no run before them.
+    #[inline(never)]
+    fn rules_out_after(
+        before: &BeforeRun,
+        text: &[u8],
+        at: usize,
+        last: &mut Option<RunBefore>,
+    ) -> bool {
+        let run = match *last {
+            Some(last) if last.at <= at => last.next(before, text, at),
+            _ => RunBefore::walk(before, text, at),
+        };
+        *last = Some(run);
+        run.rules_out(before)
     }
 
     /// Whether no candidate can start from this run.

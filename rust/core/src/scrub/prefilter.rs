@@ -484,7 +484,7 @@ impl Dense {
         &self,
         walk: &Walk,
         (text, lower): (&[u8], &[u8]),
-        gates: Option<&Gates>,
+        gates: Option<Gating<'_>>,
         (at, to): (usize, usize),
         hits: &mut Vec<Hit>,
         chains: &mut Chains,
@@ -506,7 +506,7 @@ impl Dense {
     fn find_piece(
         &self,
         walk: &Walk,
-        (text, lower, gates): (&[u8], &[u8], Option<&Gates>),
+        (text, lower, gates): (&[u8], &[u8], Option<Gating<'_>>),
         (at, to): (usize, usize),
         (hits, first): (&mut Vec<Hit>, usize),
         chains: &mut Chains,
@@ -544,7 +544,7 @@ impl Dense {
         base: usize,
         (at, to): (usize, usize),
         (hits, first): (&mut Vec<Hit>, usize),
-        (text, gates): (&[u8], Option<&Gates>),
+        (text, gates): (&[u8], Option<Gating<'_>>),
     ) -> usize {
         let mut recent = gates.map(Recent::new);
         let mut found = 0;
@@ -578,6 +578,7 @@ impl Dense {
 /// keyword reads what the one before read, and takes its answer after a compare.
 struct Recent<'g> {
     gates: &'g Gates,
+    kill: Option<Kill<'g>>,
     /// By keyword, modulo [`RECENT`].
     slots: [Slot<'g>; RECENT],
 }
@@ -598,7 +599,7 @@ struct Slot<'g> {
 const RECENT: usize = 8;
 
 impl<'g> Recent<'g> {
-    fn new(gates: &'g Gates) -> Recent<'g> {
+    fn new(Gating { gates, kill }: Gating<'g>) -> Recent<'g> {
         let empty = Slot {
             keyword: u32::MAX,
             gate: None,
@@ -607,6 +608,7 @@ impl<'g> Recent<'g> {
         };
         Recent {
             gates,
+            kill,
             slots: [empty; RECENT],
         }
     }
@@ -623,20 +625,56 @@ impl<'g> Recent<'g> {
                 run: None,
             };
         }
-        let Some(gate) = slot.gate else {
-            return true;
-        };
-        if gate.guarded(text, at) || gate.run_rules_out_after(text, at, &mut slot.run) {
-            return false;
-        }
-        let window = Gate::window(text, at, len);
-        match (window, slot.last) {
-            (Some(w), Some((last, opens))) if w == last => opens,
-            _ => {
-                let opens = gate.reads_on(text, at, len);
-                slot.last = window.map(|w| (w, opens));
-                opens
+        if let Some(gate) = slot.gate {
+            if gate.guarded(text, at) || gate.run_rules_out_after(text, at, &mut slot.run) {
+                return false;
             }
+            let window = Gate::window(text, at, len);
+            let opens = match (window, slot.last) {
+                (Some(w), Some((last, opens))) if w == last => opens,
+                _ => {
+                    let opens = gate.reads_on(text, at, len);
+                    slot.last = window.map(|w| (w, opens));
+                    opens
+                }
+            };
+            if !opens {
+                return false;
+            }
+        }
+        self.kill.is_none_or(|kill| !kill(k, &text[at..]))
+    }
+}
+
+/// The caller's judgement of a hit that passed its gate, from its keyword and the
+/// bytes from its start: true when its candidate is already known to die unmatched
+/// (the stream's memo of its rule's dead paths; see `stream::Memo`).
+pub(crate) type Kill<'a> = &'a dyn Fn(u32, &[u8]) -> bool;
+
+/// The gates a dense block asks, with the caller's [`Kill`], if any.
+#[derive(Clone, Copy)]
+struct Gating<'a> {
+    gates: &'a Gates,
+    kill: Option<Kill<'a>>,
+}
+
+/// Whether a short keyword's hit at `text[at..]` (`len` bytes) passes `gate`, if any;
+/// `run` is the run before its last hit (see [`Gate::run_rules_out_after`]).
+#[inline(always)]
+fn short_opens(
+    gate: Option<&Gate>,
+    text: &[u8],
+    at: usize,
+    len: usize,
+    run: &mut Option<RunBefore>,
+) -> bool {
+    // (No closure: one was not inlined, 30 instructions a hit of `SKSK…`.)
+    match gate {
+        None => true,
+        Some(g) => {
+            !g.guarded(text, at)
+                && !g.run_rules_out_after(text, at, run)
+                && g.reads_on(text, at, len)
         }
     }
 }
@@ -949,7 +987,9 @@ impl Prefilter {
     #[cfg(test)]
     pub(crate) fn dense_hits(&self, text: &[u8], gated: bool) -> Vec<Hit> {
         let dense = &self.keywords.as_ref().expect("keywords").dense;
-        let gates = dense.gates.as_ref().filter(|_| gated);
+        let gates = (dense.gates.as_ref())
+            .filter(|_| gated)
+            .map(|gates| Gating { gates, kill: None });
         let mut lower = Vec::new();
         lowercase_into(text, &mut lower);
         let mut hits = Vec::new();
@@ -1017,18 +1057,19 @@ impl Prefilter {
         hits: &mut Vec<Hit>,
         dense_before: &mut bool,
     ) -> Option<usize> {
-        self.find_gated(hay, scratch, hits, dense_before, true)
+        self.find_gated(hay, scratch, hits, dense_before, (true, None))
     }
 
     /// [`Prefilter::find`]; `gated` false: dense blocks report every hit too (the
-    /// reference the gates must equal, in tests).
+    /// reference the gates must equal, in tests); `kill`: dense blocks also drop the
+    /// hits it judges dead.
     pub(crate) fn find_gated(
         &self,
         hay: &[u8],
         scratch: &mut Scratch,
         hits: &mut Vec<Hit>,
         dense_before: &mut bool,
-        gated: bool,
+        (gated, kill): (bool, Option<Kill<'_>>),
     ) -> Option<usize> {
         let Scratch {
             lower,
@@ -1061,7 +1102,9 @@ impl Prefilter {
                     let mut found = None;
                     if dense_block {
                         let text = (hay, &lower[..]);
-                        let gates = dense.gates.as_ref().filter(|_| gated);
+                        let gates = (dense.gates.as_ref())
+                            .filter(|_| gated)
+                            .map(|gates| Gating { gates, kill });
                         let n = dense.find(&self.walk, text, gates, (at, to), hits, chains);
                         found =
                             Some(n + self.short_dense(hay, gates, (at, to), (hits, before), short));
@@ -1121,7 +1164,7 @@ impl Prefilter {
     fn short_dense(
         &self,
         hay: &[u8],
-        gates: Option<&Gates>,
+        gates: Option<Gating<'_>>,
         (at, to): (usize, usize),
         (hits, first): (&mut Vec<Hit>, usize),
         space: &mut Vec<Hit>,
@@ -1136,22 +1179,15 @@ impl Prefilter {
             };
             let from = at + first;
             let windows = hay[from..end].windows(key.len()).enumerate();
-            let gate = gates.and_then(|g| g.get(*k));
+            let gate = gates.and_then(|g| g.gates.get(*k));
             let mut run = None;
-            let mut opens = |at| {
-                gate.is_none_or(|g| {
-                    !g.guarded(hay, at)
-                        && !g.run_rules_out_after(hay, at, &mut run)
-                        && g.reads_on(hay, at, key.len())
-                })
-            };
             match *key {
                 [a, b] => {
                     let key = u16::from_le_bytes([a, b]);
                     for (i, w) in windows {
                         if u16::from_le_bytes([w[0], w[1]]) == key {
                             found += 1;
-                            if opens(from + i) {
+                            if short_opens(gate, hay, from + i, 2, &mut run) {
                                 space.push((*k, from + i));
                             }
                         }
@@ -1160,7 +1196,7 @@ impl Prefilter {
                 _ => {
                     for (i, _) in windows.filter(|(_, w)| *w == key) {
                         found += 1;
-                        if opens(from + i) {
+                        if short_opens(gate, hay, from + i, key.len(), &mut run) {
                             space.push((*k, from + i));
                         }
                     }

@@ -15,7 +15,7 @@ use regex_automata::dfa::Automaton;
 use regex_automata::util::primitives::StateID;
 
 use super::guard::{is_filler, is_placeholder};
-use super::prefilter::{Hit, Scratch};
+use super::prefilter::{Hit, Kill, Scratch};
 use super::rules::Tier;
 use super::ruleset::{Rule, RuleSet};
 
@@ -441,14 +441,22 @@ impl Scrubber {
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
         let hay = &self.buf[(from - self.base) as usize..];
-        // Plain feeding (tests) takes every hit, the gates' reference.
+        // Plain feeding (tests) takes every hit, the gates' reference. A dense block
+        // also drops a hit whose bytes begin with a path its rule's DFA died on
+        // unmatched (as `add_keyword_candidate` would: it costs less there, before the
+        // hit is stored, sorted and read back).
         let gated = self.shortcuts();
+        let (set, memos) = (&*self.set, &self.memos);
+        let kill = |k: u32, text: &[u8]| {
+            let rule = set.keyword_rule[k as usize] as usize;
+            set.rules[rule].before.is_none() && memos[rule].kills(text)
+        };
         let pending = self.set.prefilter.find_gated(
             hay,
             &mut self.prefilter_space,
             &mut hits,
             &mut self.dense,
-            gated,
+            (gated, gated.then_some(&kill as Kill<'_>)),
         );
         self.pending = pending.map(|n| (end, from, n));
         let scanned = std::mem::replace(&mut self.scanned, end);
