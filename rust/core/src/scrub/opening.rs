@@ -11,7 +11,9 @@
 //! spelling of the keyword read so far, then the sets reachable in the next bytes. It
 //! only ever keeps too much, never too little: a hit it drops is a candidate whose DFA
 //! dies unmatched within the bytes the gate read, or one the left guard blocks, which
-//! the stream would drop too.
+//! the stream would drop too. A rule whose match starts with a run of bytes before its
+//! keyword is read from the run's start, which varies: its gate is the run's length
+//! alone (see [`RunBefore`]).
 
 use std::collections::HashMap;
 
@@ -227,8 +229,9 @@ impl Gate {
             .is_some_and(|run| RunBefore::walk(&run, text, at).rules_out(&run))
     }
 
-    /// [`Gate::run_rules_out`], from the run at this keyword's last hit in `text`
-    /// (`last`, updated): a storm's runs are extended, not walked again.
+    /// Whether the run of the rule's `before` bytes ending at `text[at]` rules the hit
+    /// out, from the run at this keyword's last hit in `text` (`last`, updated): a
+    /// storm's runs are extended, not walked again.
     #[inline(always)]
     pub(crate) fn run_rules_out_after(
         &self,

@@ -578,6 +578,7 @@ impl Dense {
 /// keyword reads what the one before read, and takes its answer after a compare.
 struct Recent<'g> {
     gates: &'g Gates,
+    /// Asked of every hit its gate lets through (see [`Kill`]).
     kill: Option<Kill<'g>>,
     /// By keyword, modulo [`RECENT`].
     slots: [Slot<'g>; RECENT],
