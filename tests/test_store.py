@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -87,6 +88,38 @@ def test_s8_a_second_writer_of_a_run_is_refused_run_busy_and_retryable(cli, tmp_
         s for (s,) in cli.backend.sql(tmp_path, f"SELECT seq FROM events WHERE run_id = '{run_id}'")
     ]
     assert sorted(seqs) == list(range(1, len(seqs) + 1))
+
+
+def _other_process_takes(root: Path, run_id: str) -> bool:
+    """Whether another process can take the run's lease now (it lets it go at once)."""
+    code = (
+        "import sys; from pathlib import Path; from scrubline.lease import RunBusy, RunLease\n"
+        "try:\n    RunLease.take(Path(sys.argv[1]), sys.argv[2]).release()\n"
+        "except RunBusy:\n    sys.exit(3)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code, str(root), run_id], check=False)
+    assert r.returncode in (0, 3), r
+    return r.returncode == 0
+
+
+def test_s8_a_run_stays_leased_until_its_last_lease_in_the_process_is_released(tmp_path):
+    """Record locks belong to the process: an App Server run's lease and its store's
+    claim are two leases of one lock. Releasing one (the old run of a resumed id
+    retiring late) must leave the run leased to the other."""
+    from scrubline.lease import RunLease
+
+    one = RunLease.take(tmp_path, "run-1")
+    two = RunLease.take(tmp_path, "run-1")  # the same process: not refused
+    other = RunLease.take(tmp_path, "run-2")
+    assert not _other_process_takes(tmp_path, "run-1")
+    one.release()
+    one.release()  # twice is once
+    assert not _other_process_takes(tmp_path, "run-1")
+    two.release()
+    assert _other_process_takes(tmp_path, "run-1")
+    assert not _other_process_takes(tmp_path, "run-2")
+    other.release()
+    assert _other_process_takes(tmp_path, "run-2")
 
 
 @pytest.mark.postgres
