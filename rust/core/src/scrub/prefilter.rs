@@ -23,7 +23,7 @@ use memchr::memmem;
 
 use std::sync::OnceLock;
 
-use super::opening::{opening, Gate, Opening, RunBefore, Window};
+use super::opening::{opening, Gate, Opening, RunBefore, Window, AHEAD};
 use super::ruleset::{BeforeRun, ByteClass};
 use crate::Error;
 
@@ -415,6 +415,9 @@ pub(crate) enum Source {
 struct Gates {
     sources: Vec<(Vec<u8>, Option<Source>)>,
     built: Vec<OnceLock<Option<Gate>>>,
+    /// The most bytes before a hit's start that a gate reads: the guard's byte and the
+    /// `\` of an escape before it, or a run before the keyword and one byte more.
+    back: usize,
 }
 
 impl Gates {
@@ -571,6 +574,47 @@ impl Dense {
         }
         found
     }
+}
+
+/// Where the dense block `at..to` of `text` repeats (see [`Prefilter::dense_block`]):
+/// `(d, m, skip_to)`, where the text has the period `d` over every byte read by the
+/// hits whose signatures start in `m - d..skip_to`. A hit reads up to `back` bytes
+/// before its start (its gate), and up to the most of its keyword and [`AHEAD`]
+/// bytes (its gate) and [`KILL_READS`] (a [`Kill`]) from its start.
+fn repeat(
+    text: &[u8],
+    back: usize,
+    dense: &Dense,
+    (at, to): (usize, usize),
+) -> Option<(usize, usize, usize)> {
+    let ahead = KILL_READS.max(dense.longest + AHEAD).max(8);
+    // A hit's signature lies at most a keyword length past its start.
+    let before = back + dense.longest;
+    let probe = at.max(before + 2 * PERIOD + PERIOD_PROBE);
+    let window = text.get(probe - PERIOD_PROBE..probe + PERIOD_PROBE)?;
+    let d = (1..=PERIOD)
+        .find(|&d| window == &text[probe - PERIOD_PROBE - d..probe + PERIOD_PROBE - d])?;
+    // Hits of the first period (signatures in `m - d..m`) read from `from` on.
+    let m = (at + d).max(before + d);
+    let from = m - d - before;
+    let limit = (to + ahead).min(text.len());
+    let end = from + d + same_run(&text[from + d..limit], &text[from..limit - d]);
+    let skip_to = end.checked_sub(ahead)?.min(to);
+    (skip_to > m).then_some((d, m, skip_to))
+}
+
+/// How many bytes `a` and `b` agree on from their start.
+fn same_run(a: &[u8], b: &[u8]) -> usize {
+    const STEP: usize = 64;
+    let mut i = 0;
+    while i + STEP <= a.len() && a[i..i + STEP] == b[i..i + STEP] {
+        i += STEP;
+    }
+    i + a[i..]
+        .iter()
+        .zip(&b[i..])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// The gates of the last few keywords met, with the last answer each gave past the
@@ -970,9 +1014,19 @@ impl Prefilter {
         sources: Vec<Option<Source>>,
     ) -> Prefilter {
         if let Some(k) = &mut self.keywords {
+            let back = (sources.iter().flatten())
+                .map(|source| match source {
+                    Source::Pattern(..) => 2,
+                    Source::Before(run) => run.max + 1,
+                })
+                .fold(2, usize::max);
             let sources: Vec<_> = keywords.iter().cloned().zip(sources).collect();
             let built = sources.iter().map(|_| OnceLock::new()).collect();
-            k.dense.gates = Some(Gates { sources, built });
+            k.dense.gates = Some(Gates {
+                sources,
+                built,
+                back,
+            });
         }
         self
     }
@@ -983,26 +1037,26 @@ impl Prefilter {
         self.keywords.as_ref()?.dense.gates.as_ref()?.get(k)
     }
 
-    /// The hits of `text` taken as one dense span (tests): with `gated`, those its
-    /// keywords' gates let through.
+    /// The hits of `text[at..]` taken as one dense block (tests), sorted: with `gated`,
+    /// those its keywords' gates, and `kill` if any, let through.
     #[cfg(test)]
-    pub(crate) fn dense_hits(&self, text: &[u8], gated: bool) -> Vec<Hit> {
+    pub(crate) fn dense_hits(
+        &self,
+        text: &[u8],
+        (gated, kill): (bool, Option<Kill<'_>>),
+        at: usize,
+    ) -> Vec<Hit> {
         let dense = &self.keywords.as_ref().expect("keywords").dense;
         let gates = (dense.gates.as_ref())
             .filter(|_| gated)
-            .map(|gates| Gating { gates, kill: None });
+            .map(|gates| Gating { gates, kill });
         let mut lower = Vec::new();
         lowercase_into(text, &mut lower);
         let mut hits = Vec::new();
         let span = (text, &lower[..]);
-        dense.find(
-            &self.walk,
-            span,
-            gates,
-            (0, text.len()),
-            &mut hits,
-            &mut Default::default(),
-        );
+        let space = (&mut hits, &mut Default::default(), &mut Vec::new());
+        self.dense_block(dense, span, gates, (at, text.len()), space);
+        hits.sort_unstable_by_key(|&(k, h)| (h, k));
         hits
     }
 
@@ -1106,9 +1160,13 @@ impl Prefilter {
                         let gates = (dense.gates.as_ref())
                             .filter(|_| gated)
                             .map(|gates| Gating { gates, kill });
-                        let n = dense.find(&self.walk, text, gates, (at, to), hits, chains);
-                        found =
-                            Some(n + self.short_dense(hay, gates, (at, to), (hits, before), short));
+                        let space = (&mut *hits, &mut *chains, &mut *short);
+                        found = Some(self.dense_block(dense, text, gates, (at, to), space));
+                        // Its parts may interleave where one ends (see `dense_block`).
+                        let block = &mut hits[before..];
+                        if !block.is_sorted_by_key(|&(k, h)| (h, k)) {
+                            block.sort_unstable_by_key(|&(k, h)| (h, k));
+                        }
                     } else {
                         // Signatures starting in `at..to`: the span ends a signature
                         // length, less one, later.
@@ -1156,7 +1214,59 @@ impl Prefilter {
     }
 }
 
+/// The most bytes past a hit's start that a [`Kill`] reads (the stream's memo keeps
+/// paths of up to this many bytes).
+pub(crate) const KILL_READS: usize = 128;
+
+/// The longest period a dense block's text is tried for (see [`Prefilter::dense_block`]).
+const PERIOD: usize = 64;
+
+/// Bytes compared to find a dense block's period.
+const PERIOD_PROBE: usize = 64;
+
 impl Prefilter {
+    /// The hits of the dense block `at..to` of `hay` (see [`Dense::find`] and
+    /// [`Prefilter::short_dense`]); returns how many were found, reported or not.
+    ///
+    /// A storm repeats: where the text has a period `d`, a hit whose gate and
+    /// [`Kill`] read only bytes of the repeating stretch is answered as the hit `d`
+    /// bytes before it (the same keyword, the same bytes around it; nothing they ask
+    /// depends on anything else). So when the hits starting in one period are all
+    /// dropped, so are all the hits after them whose bytes read lie in the stretch:
+    /// they are counted, not read. The rest of the block is read as usual.
+    fn dense_block(
+        &self,
+        dense: &Dense,
+        (hay, lower): (&[u8], &[u8]),
+        gates: Option<Gating<'_>>,
+        (at, to): (usize, usize),
+        (hits, chains, short): (&mut Vec<Hit>, &mut Chains, &mut Vec<Hit>),
+    ) -> usize {
+        let mut part = |(a, b): (usize, usize), hits: &mut Vec<Hit>| {
+            if a >= b {
+                return 0;
+            }
+            let first = hits.len();
+            let n = dense.find(&self.walk, (hay, lower), gates, (a, b), hits, chains);
+            n + self.short_dense(hay, gates, (a, b), (hits, first), short)
+        };
+        let Some((d, m, skip_to)) = gates.and_then(|g| repeat(hay, g.gates.back, dense, (at, to)))
+        else {
+            return part((at, to), hits);
+        };
+        // Up to the last period before `m` as usual; that period on its own.
+        let mut found = part((at, m - d), hits);
+        let kept = hits.len();
+        let one = part((m - d, m), hits);
+        found += one;
+        if hits.len() > kept {
+            // A hit of the period was reported: its repeats may open too.
+            return found + part((m, to), hits);
+        }
+        found += one * (skip_to - m) / d;
+        found + part((skip_to, to), hits)
+    }
+
     /// Add to the hits of a dense block (`hits`, sorted from `first` on) those
     /// of the short keywords starting in `at..to` of `hay`, in order; `space` is for
     /// them. A keyword not in the block costs one memmem search; one that is, a
@@ -1533,7 +1643,7 @@ mod tests {
 
     /// The hits of a dense block over all of `text`, and of the plain walk, in order.
     fn dense_and_walked(pre: &Prefilter, text: &[u8]) -> (Vec<Hit>, Vec<Hit>) {
-        let found = pre.dense_hits(text, false);
+        let found = pre.dense_hits(text, (false, None), 0);
         let mut walked = Vec::new();
         pre.walk
             .run(text, |state, i| pre.walk.push_ends(state, i, &mut walked));

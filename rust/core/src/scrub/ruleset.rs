@@ -511,6 +511,7 @@ fn compile(spec: &RuleSpec, replacement: &str) -> Result<Rule, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scrub::prefilter::{Hit, Kill, KILL_READS};
     use proptest::prelude::*;
 
     fn run(class: &str, min: usize, max: usize) -> BeforeRun {
@@ -635,43 +636,124 @@ mod tests {
             times in 1usize..200,
             edits in proptest::collection::vec((any::<usize>(), any::<prop::sample::Index>()), 0..16),
         ) {
-            let set = RuleSet::builtin();
-            let keywords = set.prefilter.keywords();
-            let unit: Vec<u8> = picks
-                .iter()
-                .flat_map(|(i, one, two)| {
-                    let k = i.get(&keywords);
-                    let spelled = |case| match case {
-                        0 => k.clone(),
-                        1 => k.to_ascii_lowercase(),
-                        2 => k.to_ascii_uppercase(),
-                        // Upper case from the second half: spellings that agree on
-                        // their first bytes.
-                        _ => {
-                            let (a, b) = k.split_at(k.len() / 2);
-                            [a, &b.to_ascii_uppercase()].concat()
-                        }
-                    };
-                    [spelled(*one), spelled(*two)].concat()
-                })
-                .collect();
-            let mut text = unit.repeat(times);
-            let bytes = b"aZ09_-.:= \"'<>/\\\nsSkKT";
-            for (at, b) in &edits {
-                let at = at % (text.len() + 1);
-                text.insert(at, *b.get(bytes));
-            }
-            let pre = &set.prefilter;
-            let want: Vec<_> = pre
-                .dense_hits(&text, false)
-                .into_iter()
-                .filter(|&(k, at)| {
-                    let len = pre.pattern(k).len();
-                    pre.gate(k).is_none_or(|g| g.opens(&text, at, len))
-                })
-                .collect();
-            prop_assert_eq!(pre.dense_hits(&text, true), want);
+            dense_span_reports_the_hits_its_gates_open(&picks, times, &edits, None)?;
         }
+
+        /// The same for storms of 4 to 40 KB with a few flaws, the block starting up to
+        /// 400 bytes after the last: where the text repeats, the hits a block does
+        /// not read (their repeats one period before were all dropped) are hits their
+        /// gates drop.
+        #[test]
+        fn repeating_dense_spans_report_the_hits_their_gates_open(
+            picks in proptest::collection::vec((any::<prop::sample::Index>(), 0..4u8, 0..4u8), 1..3),
+            size in 4_000usize..40_000,
+            edits in proptest::collection::vec((any::<usize>(), any::<prop::sample::Index>()), 0..4),
+            after in 0usize..400,
+        ) {
+            let unit: usize = picks.len() * 8;
+            let times = size / unit + 1;
+            dense_span_reports_the_hits_its_gates_open(&picks, times, &edits, Some(after))?;
+        }
+    }
+
+    /// Storms of keywords whose rules read a run before them (up to 77 bytes back), and
+    /// of ones with a left guard, with one byte changed, each taken as a dense block
+    /// from 300 bytes before the change to 200 past it: a block that repeats reports a
+    /// hit exactly
+    /// when its gate, and a caller's judgement reading as far past it as one may,
+    /// asked afresh, let it through (near the change, a run before a hit, the byte
+    /// before it or the bytes after it differ from its repeat's).
+    #[test]
+    fn repeating_dense_spans_after_a_flaw_report_the_hits_their_gates_open() {
+        let set = RuleSet::builtin();
+        let pre = &set.prefilter;
+        let mut reported = 0;
+        // A caller's judgement of `token` and `AKIA` hits reading as far as one may: a
+        // hit dies unless the byte there is the flaw.
+        let far = |_: u32, text: &[u8]| {
+            (text.starts_with(b"token") || text.starts_with(b"AKIA"))
+                && text.get(KILL_READS - 1).is_some_and(|&b| b != b'!')
+        };
+        let units = [
+            "aAZDO", "a_mmk", "a:APA91b", "aQ~", "ghp_", "sk-a", "token", "AKIA",
+        ];
+        for unit in units {
+            for (flaw, shift) in [b'!', b'_']
+                .into_iter()
+                .flat_map(|f| (0..5).map(move |s| (f, s)))
+            {
+                let mut text = unit.repeat(6000 / unit.len()).into_bytes();
+                let at = text.len() / 3 + shift;
+                text[at] = flaw;
+                for from in (at - 300..at + 200).step_by(2) {
+                    let want = opened_hits(pre, &text, from, Some(&far));
+                    let got = pre.dense_hits(&text, (true, Some(&far)), from);
+                    let flaw = flaw as char;
+                    assert!(got == want, "{unit:?} {flaw:?} at {at}, from {from}");
+                    reported += got.len();
+                }
+            }
+        }
+        // Some hits open near a flaw (a run of 76 before `AZDO`, 36 before `_mmk`).
+        assert!(reported > 0);
+    }
+
+    /// Storms of the keywords `picks` (each spelled twice; see above) repeated `times`,
+    /// with `edits` inserted: the dense block (from the start, or `after` bytes past
+    /// the last edit) reports a hit exactly when its gate, asked afresh, lets it
+    /// through.
+    fn dense_span_reports_the_hits_its_gates_open(
+        picks: &[(prop::sample::Index, u8, u8)],
+        times: usize,
+        edits: &[(usize, prop::sample::Index)],
+        after: Option<usize>,
+    ) -> Result<(), TestCaseError> {
+        let set = RuleSet::builtin();
+        let keywords = set.prefilter.keywords();
+        let unit: Vec<u8> = picks
+            .iter()
+            .flat_map(|(i, one, two)| {
+                let k = i.get(&keywords);
+                let spelled = |case| match case {
+                    0 => k.clone(),
+                    1 => k.to_ascii_lowercase(),
+                    2 => k.to_ascii_uppercase(),
+                    // Upper case from the second half: spellings that agree on
+                    // their first bytes.
+                    _ => {
+                        let (a, b) = k.split_at(k.len() / 2);
+                        [a, &b.to_ascii_uppercase()].concat()
+                    }
+                };
+                [spelled(*one), spelled(*two)].concat()
+            })
+            .collect();
+        let mut text = unit.repeat(times);
+        let bytes = b"aZ09_-.:= \"'<>/\\\nsSkKT";
+        let mut last = 0;
+        for (at, b) in edits {
+            last = at % (text.len() + 1);
+            text.insert(last, *b.get(bytes));
+        }
+        let from = after.map_or(0, |n| (last + n).min(text.len()));
+        let pre = &set.prefilter;
+        let want = opened_hits(pre, &text, from, None);
+        prop_assert_eq!(pre.dense_hits(&text, (true, None), from), want);
+        Ok(())
+    }
+
+    /// The hits a dense block of `text[from..]` should report: those that their gate,
+    /// asked afresh, and `kill` (asked of keywords of three bytes or more, as dense
+    /// blocks ask it) let through.
+    fn opened_hits(pre: &Prefilter, text: &[u8], from: usize, kill: Option<Kill<'_>>) -> Vec<Hit> {
+        pre.dense_hits(text, (false, None), from)
+            .into_iter()
+            .filter(|&(k, at)| {
+                let len = pre.pattern(k).len();
+                pre.gate(k).is_none_or(|g| g.opens(text, at, len))
+                    && (len < 3 || kill.is_none_or(|kill| !kill(k, &text[at..])))
+            })
+            .collect()
     }
 
     proptest! {

@@ -15,7 +15,7 @@ use regex_automata::dfa::Automaton;
 use regex_automata::util::primitives::StateID;
 
 use super::guard::{is_filler, is_placeholder};
-use super::prefilter::{Hit, Kill, Scratch};
+use super::prefilter::{Hit, Kill, Scratch, KILL_READS};
 use super::rules::Tier;
 use super::ruleset::{Rule, RuleSet};
 
@@ -33,6 +33,8 @@ const WARM: u64 = 16;
 /// The longest path a [`Memo`] keeps, and how many it keeps.
 const MEMO: usize = 128;
 const PATHS: usize = 4;
+// A dense block trusts a [`Kill`] to read no further (see `prefilter::repeat`).
+const _: () = assert!(MEMO <= KILL_READS);
 
 /// How a candidate ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1201,7 +1203,9 @@ mod tests {
     /// keywords long enough for the prefilter's dense blocks, comes out as feeding
     /// every candidate gives, and (the last one) redacted as the vector expects: a
     /// gate never drops a hit that opens a real secret, the ones of rules with a run
-    /// before their keyword (`Q~`, `-us`, `AZDO`) included.
+    /// before their keyword (`Q~`, `-us`, `AZDO`) included. Set right after the storm,
+    /// too: the storm's last hits, which read into the vector, are not taken for
+    /// their repeats.
     #[test]
     fn vectors_after_storms_of_their_keywords_equal_plain_feeding() {
         let mut checked = 0;
@@ -1214,6 +1218,11 @@ mod tests {
                 let gated = scrubbed(text.as_bytes(), text.len(), false);
                 assert!(gated == plain, "{}: {keyword:?}", v.rule.id);
                 checked += usize::from(gated.ends_with(want.as_bytes()));
+                // Right after the storm: its last hits read into the vector.
+                let text = [&storm, v.text, "\n", &storm, v.text].concat();
+                let plain = scrubbed(text.as_bytes(), text.len(), true);
+                let gated = scrubbed(text.as_bytes(), text.len(), false);
+                assert!(gated == plain, "{}: {keyword:?}, no break", v.rule.id);
             }
         }
         // 780 of 788: a storm may read into its vector (`--password --password … x`
