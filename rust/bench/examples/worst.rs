@@ -149,6 +149,25 @@ fn main() {
         }
         run(&format!("varied storm {unit:?}"), &text);
     }
+    // Ordinary text with a keyword every 16 to 31 bytes: as dense as hits get in
+    // text that is not a storm (a log of `token=…` lines, JSON full of keys), where
+    // either engine of the prefilter may be the cheaper.
+    let (clean, _) = corpus(n, None);
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    let mut text = Vec::with_capacity(n + n / 8);
+    let mut at = 0;
+    while at < clean.len() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let gap = 16 + (x % 16) as usize;
+        text.extend_from_slice(&clean[at..(at + gap).min(clean.len())]);
+        text.extend_from_slice(
+            [&b"token"[..], b"secret", b"api_key", b"passwd"][(x >> 8) as usize % 4],
+        );
+        at += gap;
+    }
+    run("a keyword every 16-31 bytes", &text);
     let mut pem = b"-----BEGIN PRIVATE KEY-----\n".to_vec();
     pem.extend(repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789+/", n));
     run("PEM without END", &pem);

@@ -452,7 +452,9 @@ const BLOCK: usize = 4096;
 const RECORD: usize = 4096;
 /// A walk over this many times [`Walk::longest`] bytes or more goes as [`CHAINS`] chains.
 const HALVES: usize = 8;
-const DENSE_HITS: usize = BLOCK / 16;
+/// One hit per 32 bytes: storms of keywords of up to 31 bytes are dense blocks, where
+/// gates drop their hits (through Teddy every hit reaches the scrubber).
+const DENSE_HITS: usize = BLOCK / 32;
 
 impl Dense {
     fn new(patterns: &[Vec<u8>], owners: &[&Owners], walk: &Walk) -> Dense {
