@@ -98,6 +98,8 @@ pub struct Scrubber {
     /// one (see [`Trail`]).
     pub(super) trails: Vec<Trail>,
     pub(super) eager_trail: Trail,
+    /// Per rule, the last [`Head`] recorded.
+    pub(super) heads: Vec<Head>,
     /// Per rule, the bytes of the last candidates whose DFA died (see [`Memo`]).
     pub(super) memos: Vec<Memo>,
     /// Per rule with a run before its keyword, the last run measured: `(hit, run)`
@@ -133,6 +135,27 @@ pub(super) struct Trail {
     dead: bool,
     /// The last byte at which it reached a match state, and the `best` that set.
     last_match: Option<(u64, Option<u64>)>,
+}
+
+/// The state a candidate's DFA was in after its first [`WARM`] bytes, fed from its
+/// start with no match and no death on the way, and the candidate's start. A later
+/// candidate of the same rule whose first [`WARM`] bytes are the same runs the same DFA
+/// from the same start state through the same states: it takes that state after one
+/// comparison instead of [`WARM`] steps. In `eyJ-eyJ-…` every candidate lives on (a
+/// JWT's alphabet holds the storm) and read its first 16 bytes step by step before it
+/// could join the trail of the one before it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Head {
+    start: u64,
+    state: StateID,
+}
+
+impl Head {
+    /// None recorded (no candidate starts at `u64::MAX`).
+    pub(super) const NONE: Head = Head {
+        start: u64::MAX,
+        state: StateID::ZERO,
+    };
 }
 
 /// The bytes one candidate's DFA read from its start up to the byte that killed it, and
@@ -275,6 +298,7 @@ impl Scrubber {
             dense: false,
             trails: vec![Trail::default(); n],
             eager_trail: Trail::default(),
+            heads: vec![Head::NONE; n],
             memos: vec![Memo::default(); n],
             runs: vec![(u64::MAX, 0); n],
             verdicts: vec![Verdict::default(); n],
@@ -554,7 +578,11 @@ impl Scrubber {
                 &self.buf,
                 self.base,
                 &mut c,
-                (trail, &mut self.memos[rule_ix as usize]),
+                (
+                    trail,
+                    &mut self.memos[rule_ix as usize],
+                    &mut self.heads[rule_ix as usize],
+                ),
                 &mut self.scratch,
                 limit,
                 false,
@@ -794,20 +822,24 @@ impl Scrubber {
                     return;
                 }
             }
-            let trail = if shortcuts {
-                &mut self.trails[c.rule as usize]
+            let mut none = Head::NONE;
+            let (trail, head) = if shortcuts {
+                (
+                    &mut self.trails[c.rule as usize],
+                    &mut self.heads[c.rule as usize],
+                )
             } else {
-                // A trail no one joins (see `add_keyword_candidate`).
+                // A trail no one joins (see `add_keyword_candidate`), and no head.
                 self.eager_trail.start = u64::MAX;
                 self.eager_trail.states.clear();
-                &mut self.eager_trail
+                (&mut self.eager_trail, &mut none)
             };
             self.work += run(
                 &self.set,
                 &self.buf,
                 self.base,
                 c,
-                (trail, memo),
+                (trail, memo, head),
                 &mut self.scratch,
                 end,
                 eof,
@@ -873,7 +905,7 @@ fn run(
     buf: &[u8],
     base: u64,
     c: &mut Candidate,
-    (trail, memo): (&mut Trail, &mut Memo),
+    (trail, memo, head): (&mut Trail, &mut Memo, &mut Head),
     scratch: &mut Vec<StateID>,
     end: u64,
     eof: bool,
@@ -921,8 +953,18 @@ fn run(
         }
         false
     };
-    // Up to `warm`, bytes are fed plainly: nothing recorded, no trail looked at.
+    // Up to `warm`, bytes are fed plainly: nothing recorded, no trail looked at; or,
+    // when they are the [`Head`]'s bytes, not fed at all.
     let plain = warm.min(end).min(cap);
+    let whole = pos == start && plain == warm;
+    if whole
+        && head.start < start
+        && head.start >= base
+        && buf[at(head.start)..at(head.start + WARM)] == buf[at(start)..at(warm)]
+    {
+        (state, pos) = (head.state, warm);
+        fed += 1;
+    }
     while pos < plain {
         fed += 1;
         if step(&mut state, pos, &mut best, &mut met) {
@@ -931,6 +973,9 @@ fn run(
             break;
         }
         pos += 1;
+    }
+    if whole && pos == warm && !died && met.is_none() && head.start != start {
+        *head = Head { start, state };
     }
     if !died && pos >= cap {
         fate = Fate::Overflow;
@@ -1118,6 +1163,7 @@ pub fn scrub_cow<'a>(set: &Arc<RuleSet>, text: &'a [u8]) -> Cow<'a, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scrub::ruleset::RuleSpec;
     use proptest::prelude::*;
 
     fn scrubbed(text: &[u8], chunk: usize, plain: bool) -> Vec<u8> {
@@ -1196,6 +1242,39 @@ mod tests {
             prop_assert_eq!(&scrubbed(&text, text.len(), false), &plain);
             prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
             prop_assert_eq!(&scrubbed(&text, chunk, true), &plain);
+        }
+    }
+
+    /// A candidate that would take its state after its first bytes from an earlier
+    /// one reading the same bytes ([`Head`]) does not when those bytes made a match:
+    /// each line's `keyw1` matches, and its candidate reads on through letters that
+    /// differ from line to line after the first 16 bytes, and dies at `Y`.
+    #[test]
+    fn a_match_in_a_candidates_first_bytes_is_kept() {
+        let rule = RuleSpec::custom("tk", "keyw[0-9](?:-[a-z]{20}X)?", vec!["keyw".into()]);
+        let set = Arc::new(RuleSet::new(&[rule], &[], "[{rule}]").unwrap());
+        let letters = |i: usize| -> String {
+            (0..10)
+                .map(|j| (b'a' + ((i * 7 + j * 3) % 26) as u8) as char)
+                .collect()
+        };
+        let text: String = (0..50)
+            .map(|i| format!("keyw1-abcdefghij{}Y\n", letters(i)))
+            .collect();
+        let want: String = (0..50)
+            .map(|i| format!("[tk]-abcdefghij{}Y\n", letters(i)))
+            .collect();
+        for chunk in [1, 7, 64, text.len()] {
+            for plain in [false, true] {
+                let mut s = Scrubber::new(set.clone());
+                s.plain = plain;
+                let mut out = Vec::new();
+                for piece in text.as_bytes().chunks(chunk) {
+                    s.feed(piece, &mut out);
+                }
+                s.flush(&mut out);
+                assert_eq!(String::from_utf8(out).unwrap(), want, "chunks of {chunk}");
+            }
         }
     }
 
