@@ -1016,10 +1016,11 @@ impl Prefilter {
         sources: Vec<Option<Source>>,
     ) -> Prefilter {
         if let Some(k) = &mut self.keywords {
+            // A guard reads 2 bytes back (the `\` of an escape); a run, its most and one.
             let back = (sources.iter().flatten())
-                .map(|source| match source {
-                    Source::Pattern(..) => 2,
-                    Source::Before(run) => run.max + 1,
+                .filter_map(|source| match source {
+                    Source::Before(run) => Some(run.max + 1),
+                    Source::Pattern(..) => None,
                 })
                 .fold(2, usize::max);
             let sources: Vec<_> = keywords.iter().cloned().zip(sources).collect();
