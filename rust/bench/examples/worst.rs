@@ -149,6 +149,26 @@ fn main() {
         }
         run(&format!("varied storm {unit:?}"), &text);
     }
+    // Random token alphabets with no keyword in them: what credentials are made of,
+    // and where a keyword searcher's buckets flag the most look-alikes.
+    for (name, alphabet) in [
+        (
+            "random base64",
+            &b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"[..],
+        ),
+        ("random hex", &b"0123456789abcdef"[..]),
+    ] {
+        let mut x = 0x6A09_E667_F3BC_C909u64;
+        let text: Vec<u8> = (0..n)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                alphabet[(x >> 32) as usize % alphabet.len()]
+            })
+            .collect();
+        run(name, &text);
+    }
     // Ordinary text with a keyword every 16 to 31 bytes: as dense as hits get in
     // text that is not a storm (a log of `token=…` lines, JSON full of keys), where
     // either engine of the prefilter may be the cheaper.

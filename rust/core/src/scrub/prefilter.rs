@@ -376,7 +376,8 @@ impl Walk {
 /// (the [`Walk`]'s table), a table step per byte whatever the number of hits. The text is taken in blocks (of
 /// [`BLOCK`] bytes for the DFA, four times that for Teddy, whose calls have a cost of
 /// their own); a block after one with [`DENSE_HITS`] hits per [`BLOCK`] bytes or more
-/// goes through the DFA, any other through Teddy (at sparser hits Teddy is faster),
+/// goes through the DFA, any other through Teddy (at sparser hits Teddy is faster; a
+/// Teddy block counts its signatures found, keywords or not, as hits here),
 /// and the last block's answer carries over to the next slice. A hit belongs to the
 /// block holding the first byte of its signature, so every hit is reported once,
 /// whichever engine a block used.
@@ -452,9 +453,12 @@ const BLOCK: usize = 4096;
 const RECORD: usize = 4096;
 /// A walk over this many times [`Walk::longest`] bytes or more goes as [`CHAINS`] chains.
 const HALVES: usize = 8;
-/// One hit per 32 bytes: storms of keywords of up to 31 bytes are dense blocks, where
-/// gates drop their hits (through Teddy every hit reaches the scrubber).
-const DENSE_HITS: usize = BLOCK / 32;
+/// One stop per 64 bytes: a Teddy restart (40-80 ns) every 64 bytes costs about what
+/// the DFA's step per byte costs over Teddy's scan. Storms of keywords of up to 63
+/// bytes are dense blocks, where gates drop their hits (through Teddy every hit reaches
+/// the scrubber), and so is text where signatures occur without their keywords
+/// (`dckr_pat_…` holds `pat_`, the signature of `shpat_`).
+const DENSE_HITS: usize = BLOCK / 64;
 
 impl Dense {
     fn new(patterns: &[Vec<u8>], owners: &[&Owners], walk: &Walk) -> Dense {
@@ -1158,6 +1162,8 @@ impl Prefilter {
                     let before = hits.len();
                     // Hits found, whether or not a dense block's gates reported them.
                     let mut found = None;
+                    // Teddy's stops (see below).
+                    let mut stops = 0;
                     if dense_block {
                         let text = (hay, &lower[..]);
                         let gates = (dense.gates.as_ref())
@@ -1175,17 +1181,19 @@ impl Prefilter {
                         // length, less one, later.
                         for (searcher, by_sig) in searchers {
                             let end = (to + SIG - 1).min(hay.len());
-                            self.teddy(searcher, by_sig, lower, at, end, hits);
+                            stops += self.teddy(searcher, by_sig, lower, at, end, hits);
                         }
                         if let Some((searcher, by_sig)) = three {
                             let end = (to + 2).min(hay.len());
-                            self.teddy(searcher, by_sig, lower, at, end, hits);
+                            stops += self.teddy(searcher, by_sig, lower, at, end, hits);
                         }
                         // Short keywords starting in `at..to`, exact, on the slice.
+                        let teddy_hits = hits.len();
                         for (finder, k) in &self.short {
                             let end = (to + finder.needle().len() - 1).min(hay.len());
                             hits.extend(finder.find_iter(&hay[at..end]).map(|h| (*k, at + h)));
                         }
+                        stops += hits.len() - teddy_hits;
                     }
                     // Sorted block by block (the caller's sort then merges runs);
                     // a dense block's are.
@@ -1193,7 +1201,9 @@ impl Prefilter {
                     if !dense_block && !block.is_sorted_by_key(|&(k, h)| (h, k)) {
                         block.sort_unstable_by_key(|&(k, h)| (h, k));
                     }
-                    let found = found.unwrap_or(block.len());
+                    // Through Teddy, what costs is its stops: each signature found,
+                    // a keyword or not, and each short keyword's hit.
+                    let found = found.unwrap_or(stops);
                     dense_block = found * BLOCK >= DENSE_HITS * (to - at);
                     at = to;
                 }
@@ -1343,7 +1353,8 @@ impl Prefilter {
         found
     }
 
-    /// One Teddy pass over `lower[at..end]`, its keywords verified in full.
+    /// One Teddy pass over `lower[at..end]`, its keywords verified in full; returns how
+    /// many signatures it found (each a stop and a restart of the search).
     fn teddy(
         &self,
         searcher: &packed::Searcher,
@@ -1352,8 +1363,10 @@ impl Prefilter {
         mut at: usize,
         end: usize,
         hits: &mut Vec<Hit>,
-    ) {
+    ) -> usize {
+        let mut matched = 0;
         while let Some(m) = searcher.find_in(lower, Span::from(at..end)) {
+            matched += 1;
             let at_sig = m.start();
             for &(k, off) in &by_sig[m.pattern().as_usize()] {
                 if let Some(h) = at_sig.checked_sub(off) {
@@ -1364,6 +1377,7 @@ impl Prefilter {
             }
             at = at_sig + 1;
         }
+        matched
     }
 }
 
@@ -1630,6 +1644,34 @@ mod tests {
             dense_storms > patterns.len() / 2,
             "{dense_storms} storms went dense"
         );
+    }
+
+    /// A Teddy block is dense by its stops, not by the keywords they verify: a Docker
+    /// token is one keyword but two signatures (`pat_` of `shpat_`, `ckr_` of
+    /// `dckr_pat_`), so tokens back to back (one per 35 bytes) go to the DFA, and
+    /// one token per 140 bytes (a stop per 70) stays on Teddy. Either way the hits
+    /// are the walk's.
+    #[test]
+    fn blocks_are_dense_by_teddys_stops() {
+        let pre = Prefilter::new(&keywords(), &[]).unwrap();
+        let mut scratch = Scratch::default();
+        for (gap, dense_after) in [(0, true), (105, false)] {
+            let unit = [
+                &b"dckr_pat_dhpkUHqcQefA0xWL2fPRuSDnET"[..],
+                &b" ".repeat(gap),
+            ]
+            .concat();
+            let text = unit.repeat(4 * BLOCK / unit.len() + 1);
+            let (mut found, mut walked) = (Vec::new(), Vec::new());
+            let mut dense = false;
+            pre.find(&text, &mut scratch, &mut found, &mut dense);
+            assert_eq!(dense, dense_after, "a token every {} bytes", unit.len());
+            pre.walk.find(&text, &mut walked, &mut Default::default());
+            found.sort_unstable();
+            walked.sort_unstable();
+            assert_eq!(found, walked);
+            assert_eq!(found.len(), text.len().div_ceil(unit.len()));
+        }
     }
 
     /// A span longer than a piece of [`Dense::find`] (a storm of ~20 KiB of each of
