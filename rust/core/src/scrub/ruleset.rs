@@ -5,9 +5,9 @@
 use std::sync::{Arc, OnceLock};
 
 use regex_automata::dfa::{dense, Automaton, StartKind};
-use regex_automata::nfa::thompson;
-use regex_automata::util::{primitives::StateID, start, syntax};
-use regex_automata::{Anchored, MatchKind};
+use regex_automata::nfa::thompson::{self, backtrack};
+use regex_automata::util::{captures::Captures, primitives::StateID, start, syntax};
+use regex_automata::{Anchored, Input, MatchKind};
 
 use super::literal;
 use super::prefilter::{Prefilter, Source};
@@ -219,12 +219,53 @@ impl BeforeRuns {
 }
 
 /// What verifies a keyword hit: the rule's pattern as an anchored DFA, and for rules
-/// with `secret…` groups the regex that locates the redacted span.
+/// with `secret…` groups what locates the redacted span.
 #[derive(Debug)]
 pub(crate) struct Matcher {
     pub dfa: dense::DFA<Vec<u32>>,
     pub start: StateID,
-    pub captures: Option<(regex::bytes::Regex, Vec<usize>)>,
+    pub captures: Option<Secret>,
+}
+
+/// The `secret…` groups of a rule's pattern, found in a match already made: the
+/// bounded backtracker run on exactly the match's bytes (the regex crate's `captures`
+/// would first search for the match again with a lazy DFA, and allocate its slots on
+/// every call), and the regex for matches longer than the backtracker takes.
+#[derive(Debug)]
+pub(crate) struct Secret {
+    pub backtracker: backtrack::BoundedBacktracker,
+    pub regex: regex::bytes::Regex,
+    /// The capture indexes of the `secret…` groups, in the order they are tried.
+    pub groups: Vec<usize>,
+}
+
+/// A scrubber's space for [`Secret::span`]: one per rule, made on first use.
+#[derive(Clone, Debug)]
+pub(crate) struct SecretCache {
+    cache: backtrack::Cache,
+    slots: Captures,
+}
+
+impl Secret {
+    /// The span of the first participating `secret…` group in `text`, a whole match of
+    /// the rule's pattern; `None` when none takes part.
+    pub fn span(&self, text: &[u8], space: &mut Option<SecretCache>) -> Option<(usize, usize)> {
+        if text.len() > self.backtracker.max_haystack_len() {
+            let caps = self.regex.captures(text)?;
+            let m = self.groups.iter().find_map(|&g| caps.get(g))?;
+            return Some((m.start(), m.end()));
+        }
+        let SecretCache { cache, slots } = space.get_or_insert_with(|| SecretCache {
+            cache: self.backtracker.create_cache(),
+            slots: self.backtracker.create_captures(),
+        });
+        let input = Input::new(text).anchored(Anchored::Yes);
+        self.backtracker
+            .try_search(cache, &input, slots)
+            .expect("the match is within the backtracker's reach");
+        let m = self.groups.iter().find_map(|&g| slots.get_group(g))?;
+        Some((m.start, m.end))
+    }
 }
 
 /// One rule, compiled.
@@ -428,7 +469,20 @@ pub(crate) fn build_matcher(id: &str, pattern: &str) -> Result<Matcher, Error> {
         .filter(|(_, n)| n.is_some_and(|n| n.starts_with("secret")))
         .map(|(i, _)| i)
         .collect();
-    let captures = (!groups.is_empty()).then_some((re, groups));
+    let captures = if groups.is_empty() {
+        None
+    } else {
+        let backtracker = backtrack::Builder::new()
+            .syntax(syntax::Config::new().unicode(false).utf8(false))
+            .thompson(thompson::Config::new().utf8(false))
+            .build(&format!("(?:{pattern})"))
+            .map_err(|e| Error::rule(id, format!("pattern does not compile: {e}")))?;
+        Some(Secret {
+            backtracker,
+            regex: re,
+            groups,
+        })
+    };
     Ok(Matcher {
         dfa,
         start,
@@ -620,6 +674,76 @@ mod tests {
         }
         // The gates do drop hits (most bytes cannot follow most keywords).
         assert!(dropped * 2 > checked, "{dropped} of {checked}");
+    }
+
+    /// The secret span of the regex crate's `captures` (what [`Secret::span`] stands
+    /// in for), on a whole match.
+    fn captured(secret: &Secret, text: &[u8]) -> Option<(usize, usize)> {
+        let caps = secret.regex.captures(text)?;
+        let m = secret.groups.iter().find_map(|&g| caps.get(g))?;
+        Some((m.start(), m.end()))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Every rule with `secret…` groups finds the same secret in a match as the
+        /// regex crate's `captures` does, matches past the backtracker's reach (found
+        /// by the regex instead) included: a keyword of the rule, bytes the patterns
+        /// care about, then a run of token bytes up to 3,000 long.
+        #[test]
+        fn secret_spans_are_the_regex_crates(
+            rule in any::<prop::sample::Index>(),
+            keyword in any::<prop::sample::Index>(),
+            middle in "[ =:\"'`<>_.a-zA-Z0-9\\-]{0,12}",
+            run in 0usize..3000,
+            tail in "[ \"'<>,)}a-z0-9]{0,4}",
+        ) {
+            let set = RuleSet::builtin();
+            let with: Vec<&Rule> = set
+                .rules
+                .iter()
+                .filter(|r| r.matcher().is_some_and(|m| m.captures.is_some()))
+                .collect();
+            let rule = rule.get(&with);
+            let secret = rule.matcher().and_then(|m| m.captures.as_ref()).unwrap();
+            let def = builtin().find(|d| d.id == rule.info.id).unwrap();
+            let keyword = if def.keywords.is_empty() { "" } else { keyword.get(def.keywords) };
+            let token: Vec<u8> = (0..run).map(|i| b"aZ7_+/=-9k"[i % 10]).collect();
+            let text = [keyword.as_bytes(), middle.as_bytes(), &token, tail.as_bytes()].concat();
+            if let Some(m) = secret.regex.find(&text) {
+                let whole = &text[..m.end()];
+                let mut space = None;
+                prop_assert_eq!(secret.span(whole, &mut space), captured(secret, whole));
+                // The space is reused.
+                prop_assert_eq!(secret.span(whole, &mut space), captured(secret, whole));
+            }
+        }
+    }
+
+    /// A match longer than the backtracker takes (about 2,400 bytes for
+    /// `secret-assignment`) is found by the regex, on either side of that length.
+    #[test]
+    fn secret_spans_past_the_backtrackers_reach_are_the_regex_crates() {
+        let set = RuleSet::builtin();
+        let rule = set
+            .rules
+            .iter()
+            .find(|r| r.info.id == "secret-assignment")
+            .unwrap();
+        let secret = rule.matcher().and_then(|m| m.captures.as_ref()).unwrap();
+        let reach = secret.backtracker.max_haystack_len();
+        assert!(reach < 3000, "{reach}");
+        for len in [reach - 1, reach, reach + 1, 3000] {
+            let text = format!(
+                "token = \"{}\"",
+                "aZ7_".repeat(len).get(..len - 10).unwrap()
+            );
+            let mut space = None;
+            let span = secret.span(text.as_bytes(), &mut space);
+            assert_eq!(span, Some((9, len - 1)), "{len}");
+            assert_eq!(span, captured(secret, text.as_bytes()), "{len}");
+        }
     }
 
     proptest! {

@@ -17,7 +17,7 @@ use regex_automata::util::primitives::StateID;
 use super::guard::{is_filler, is_placeholder};
 use super::prefilter::{Hit, Kill, Scratch, KILL_READS};
 use super::rules::Tier;
-use super::ruleset::{Rule, RuleSet};
+use super::ruleset::{Rule, RuleSet, SecretCache};
 
 /// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
 const SLICE: usize = 64 * 1024;
@@ -107,6 +107,8 @@ pub struct Scrubber {
     pub(super) runs: Vec<(u64, usize)>,
     /// Per rule, the last match judged (see [`Verdict`]).
     pub(super) verdicts: Vec<Verdict>,
+    /// Per rule with `secret…` groups, the space that finds them (made on first use).
+    pub(super) secrets: Vec<Option<SecretCache>>,
     pub(super) scratch: Vec<StateID>,
     /// `(end, from, n)`: the last scan, of `from..end`, found that its last `n` bytes
     /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
@@ -302,6 +304,7 @@ impl Scrubber {
             memos: vec![Memo::default(); n],
             runs: vec![(u64::MAX, 0); n],
             verdicts: vec![Verdict::default(); n],
+            secrets: vec![None; n],
             scratch: Vec::new(),
             pending: None,
             #[cfg(test)]
@@ -730,20 +733,23 @@ impl Scrubber {
                 continue;
             }
             let rule = &self.set.rules[c.rule as usize];
+            let (rule_ix, start) = (c.rule as usize, c.start);
+            let after = (stop < self.end()).then(|| self.byte(stop));
+            let buf = (&self.buf[..], self.base);
+            let space = &mut self.secrets[rule_ix];
             let span = if overflow {
-                self.secret_span(rule, c.start, stop)
+                Self::secret_span(rule, buf, space, (start, stop))
             } else {
-                let after = (stop < self.end()).then(|| self.byte(stop));
-                let text = self.slice(c.start, stop);
-                let (rule_ix, start) = (c.rule as usize, c.start);
+                let at = |p: u64| (p - self.base) as usize;
+                let text = &self.buf[at(start)..at(stop)];
                 // The same bytes judged last time are judged alike (see [`Verdict`]).
                 let known = &self.verdicts[rule_ix];
                 let verdict =
                     if !known.text.is_empty() && known.text == text && known.after == after {
                         known.span
                     } else {
-                        let span = self.secret_span(rule, start, stop);
-                        let value = self.slice(span.0, span.1);
+                        let span = Self::secret_span(rule, buf, space, (start, stop));
+                        let value = &self.buf[at(span.0)..at(span.1)];
                         let rejected = rule.validator.is_some_and(|check| !check(value))
                             || (rule.info.tier == Tier::Context && is_placeholder(value, after))
                             || (rule.info.tier != Tier::Literal && is_filler(value));
@@ -751,8 +757,7 @@ impl Scrubber {
                         if text.len() <= MEMO {
                             let v = &mut self.verdicts[rule_ix];
                             v.text.clear();
-                            let at = |p: u64| (p - self.base) as usize;
-                            v.text.extend_from_slice(&self.buf[at(start)..at(stop)]);
+                            v.text.extend_from_slice(text);
                             (v.after, v.span) = (after, span);
                         }
                         span
@@ -797,14 +802,19 @@ impl Scrubber {
         Some(label)
     }
 
-    /// The part of a match that is replaced: its first participating `secret…` group,
-    /// or all of it.
-    fn secret_span(&self, rule: &Rule, start: u64, stop: u64) -> (u64, u64) {
-        if let Some((re, groups)) = rule.matcher().and_then(|m| m.captures.as_ref()) {
-            if let Some(caps) = re.captures(self.slice(start, stop)) {
-                if let Some(m) = groups.iter().find_map(|&g| caps.get(g)) {
-                    return (start + m.start() as u64, start + m.end() as u64);
-                }
+    /// The part of `rule`'s match at `start..stop` that is replaced: its first
+    /// participating `secret…` group, or all of it. `space`: the rule's entry of
+    /// `secrets`; `buf` from `base` on, the scrubber's.
+    fn secret_span(
+        rule: &Rule,
+        (buf, base): (&[u8], u64),
+        space: &mut Option<SecretCache>,
+        (start, stop): (u64, u64),
+    ) -> (u64, u64) {
+        if let Some(secret) = rule.matcher().and_then(|m| m.captures.as_ref()) {
+            let text = &buf[(start - base) as usize..(stop - base) as usize];
+            if let Some((from, to)) = secret.span(text, space) {
+                return (start + from as u64, start + to as u64);
             }
         }
         (start, stop)
