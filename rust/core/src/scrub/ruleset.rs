@@ -239,32 +239,50 @@ pub(crate) struct Secret {
     pub groups: Vec<usize>,
 }
 
-/// A scrubber's space for [`Secret::span`]: one per rule, made on first use.
+/// A scrubber's space for [`Secret::span`]: the backtracker's cache and slots, made for
+/// the last rule that used them (`rule`) and remade when another does.
 #[derive(Clone, Debug)]
 pub(crate) struct SecretCache {
+    rule: usize,
     cache: backtrack::Cache,
     slots: Captures,
 }
 
+/// The most memory a [`SecretCache`] keeps between matches: a longer match's visited
+/// set (up to 256 KiB) is dropped after it, so a scrubber holds at most this much.
+const SECRET_KEEP: usize = 64 << 10;
+
 impl Secret {
     /// The span of the first participating `secret…` group in `text`, a whole match of
-    /// the rule's pattern; `None` when none takes part.
-    pub fn span(&self, text: &[u8], space: &mut Option<SecretCache>) -> Option<(usize, usize)> {
+    /// rule `rule`'s pattern (this one); `None` when none takes part.
+    pub fn span(
+        &self,
+        rule: usize,
+        text: &[u8],
+        space: &mut Option<SecretCache>,
+    ) -> Option<(usize, usize)> {
         if text.len() > self.backtracker.max_haystack_len() {
             let caps = self.regex.captures(text)?;
             let m = self.groups.iter().find_map(|&g| caps.get(g))?;
             return Some((m.start(), m.end()));
         }
-        let SecretCache { cache, slots } = space.get_or_insert_with(|| SecretCache {
-            cache: self.backtracker.create_cache(),
-            slots: self.backtracker.create_captures(),
-        });
+        if space.as_ref().is_none_or(|s| s.rule != rule) {
+            *space = Some(SecretCache {
+                rule,
+                cache: self.backtracker.create_cache(),
+                slots: self.backtracker.create_captures(),
+            });
+        }
+        let SecretCache { cache, slots, .. } = space.as_mut().expect("made above");
         let input = Input::new(text).anchored(Anchored::Yes);
         self.backtracker
             .try_search(cache, &input, slots)
             .expect("the match is within the backtracker's reach");
-        let m = self.groups.iter().find_map(|&g| slots.get_group(g))?;
-        Some((m.start, m.end))
+        let found = self.groups.iter().find_map(|&g| slots.get_group(g));
+        if cache.memory_usage() > SECRET_KEEP {
+            *space = None;
+        }
+        found.map(|m| (m.start, m.end))
     }
 }
 
@@ -714,15 +732,16 @@ mod tests {
             if let Some(m) = secret.regex.find(&text) {
                 let whole = &text[..m.end()];
                 let mut space = None;
-                prop_assert_eq!(secret.span(whole, &mut space), captured(secret, whole));
+                prop_assert_eq!(secret.span(0, whole, &mut space), captured(secret, whole));
                 // The space is reused.
-                prop_assert_eq!(secret.span(whole, &mut space), captured(secret, whole));
+                prop_assert_eq!(secret.span(0, whole, &mut space), captured(secret, whole));
             }
         }
     }
 
     /// A match longer than the backtracker takes (about 2,400 bytes for
-    /// `secret-assignment`) is found by the regex, on either side of that length.
+    /// `secret-assignment`) is found by the regex, on either side of that length; the
+    /// space a long match needed is let go.
     #[test]
     fn secret_spans_past_the_backtrackers_reach_are_the_regex_crates() {
         let set = RuleSet::builtin();
@@ -740,10 +759,26 @@ mod tests {
                 "aZ7_".repeat(len).get(..len - 10).unwrap()
             );
             let mut space = None;
-            let span = secret.span(text.as_bytes(), &mut space);
+            let span = secret.span(0, text.as_bytes(), &mut space);
             assert_eq!(span, Some((9, len - 1)), "{len}");
             assert_eq!(span, captured(secret, text.as_bytes()), "{len}");
+            // The visited set of a match this long is not kept.
+            assert!(space.is_none(), "{len}");
         }
+        // A short match's is, and is remade for another rule.
+        let mut space = None;
+        assert_eq!(
+            secret.span(7, b"token = \"aZ7_aZ7_\"", &mut space),
+            Some((9, 17))
+        );
+        assert!(space
+            .as_ref()
+            .is_some_and(|s| s.rule == 7 && s.cache.memory_usage() <= SECRET_KEEP));
+        assert_eq!(
+            secret.span(8, b"token = \"aZ7_aZ7_\"", &mut space),
+            Some((9, 17))
+        );
+        assert!(space.as_ref().is_some_and(|s| s.rule == 8));
     }
 
     proptest! {

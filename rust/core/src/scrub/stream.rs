@@ -107,8 +107,8 @@ pub struct Scrubber {
     pub(super) runs: Vec<(u64, usize)>,
     /// Per rule, the last match judged (see [`Verdict`]).
     pub(super) verdicts: Vec<Verdict>,
-    /// Per rule with `secret…` groups, the space that finds them (made on first use).
-    pub(super) secrets: Vec<Option<SecretCache>>,
+    /// The space that finds `secret…` groups, of the last rule that used it.
+    pub(super) secret: Option<SecretCache>,
     pub(super) scratch: Vec<StateID>,
     /// `(end, from, n)`: the last scan, of `from..end`, found that its last `n` bytes
     /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
@@ -304,7 +304,7 @@ impl Scrubber {
             memos: vec![Memo::default(); n],
             runs: vec![(u64::MAX, 0); n],
             verdicts: vec![Verdict::default(); n],
-            secrets: vec![None; n],
+            secret: None,
             scratch: Vec::new(),
             pending: None,
             #[cfg(test)]
@@ -736,9 +736,9 @@ impl Scrubber {
             let (rule_ix, start) = (c.rule as usize, c.start);
             let after = (stop < self.end()).then(|| self.byte(stop));
             let buf = (&self.buf[..], self.base);
-            let space = &mut self.secrets[rule_ix];
+            let space = &mut self.secret;
             let span = if overflow {
-                Self::secret_span(rule, buf, space, (start, stop))
+                Self::secret_span((rule_ix, rule), buf, space, (start, stop))
             } else {
                 let at = |p: u64| (p - self.base) as usize;
                 let text = &self.buf[at(start)..at(stop)];
@@ -748,7 +748,7 @@ impl Scrubber {
                     if !known.text.is_empty() && known.text == text && known.after == after {
                         known.span
                     } else {
-                        let span = Self::secret_span(rule, buf, space, (start, stop));
+                        let span = Self::secret_span((rule_ix, rule), buf, space, (start, stop));
                         let value = &self.buf[at(span.0)..at(span.1)];
                         let rejected = rule.validator.is_some_and(|check| !check(value))
                             || (rule.info.tier == Tier::Context && is_placeholder(value, after))
@@ -802,18 +802,18 @@ impl Scrubber {
         Some(label)
     }
 
-    /// The part of `rule`'s match at `start..stop` that is replaced: its first
-    /// participating `secret…` group, or all of it. `space`: the rule's entry of
-    /// `secrets`; `buf` from `base` on, the scrubber's.
+    /// The part of the match of rule `r` (`rule`) at `start..stop` that is replaced:
+    /// its first participating `secret…` group, or all of it. `space`: the scrubber's
+    /// `secret`; `buf` from `base` on, its buffer.
     fn secret_span(
-        rule: &Rule,
+        (r, rule): (usize, &Rule),
         (buf, base): (&[u8], u64),
         space: &mut Option<SecretCache>,
         (start, stop): (u64, u64),
     ) -> (u64, u64) {
         if let Some(secret) = rule.matcher().and_then(|m| m.captures.as_ref()) {
             let text = &buf[(start - base) as usize..(stop - base) as usize];
-            if let Some((from, to)) = secret.span(text, space) {
+            if let Some((from, to)) = secret.span(r, text, space) {
                 return (start + from as u64, start + to as u64);
             }
         }
