@@ -1621,7 +1621,7 @@ mod tests {
     }
 
     /// A storm of each keyword (a hit every few bytes: Teddy for the first block, the
-    /// dense engine after it when the hits come at least every 8 bytes) reports exactly
+    /// dense engine after it when the hits come at least every 64 bytes) reports exactly
     /// the hits of the plain walk.
     #[test]
     fn dense_blocks_report_the_hits_of_the_walk() {
