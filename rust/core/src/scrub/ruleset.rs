@@ -240,7 +240,7 @@ pub(crate) struct Secret {
 }
 
 /// A scrubber's space for [`Secret::span`]: the backtracker's cache and slots, made for
-/// the last rule that used them (`rule`) and remade when another does.
+/// the last rule that used them (`rule`) and reset for another.
 #[derive(Clone, Debug)]
 pub(crate) struct SecretCache {
     rule: usize,
@@ -266,14 +266,21 @@ impl Secret {
             let m = self.groups.iter().find_map(|&g| caps.get(g))?;
             return Some((m.start(), m.end()));
         }
-        if space.as_ref().is_none_or(|s| s.rule != rule) {
-            *space = Some(SecretCache {
+        let SecretCache { cache, slots, .. } = match space {
+            Some(s) if s.rule == rule => s,
+            // Another rule's: its cache's memory is reused.
+            Some(s) => {
+                s.cache.reset(&self.backtracker);
+                s.slots = self.backtracker.create_captures();
+                s.rule = rule;
+                s
+            }
+            None => space.insert(SecretCache {
                 rule,
                 cache: self.backtracker.create_cache(),
                 slots: self.backtracker.create_captures(),
-            });
-        }
-        let SecretCache { cache, slots, .. } = space.as_mut().expect("made above");
+            }),
+        };
         let input = Input::new(text).anchored(Anchored::Yes);
         self.backtracker
             .try_search(cache, &input, slots)
