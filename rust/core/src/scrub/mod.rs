@@ -11,6 +11,7 @@ mod prefilter;
 mod rows;
 pub mod rules;
 mod ruleset;
+mod sieve;
 mod snapshot;
 mod stream;
 

@@ -25,6 +25,7 @@ use std::sync::OnceLock;
 
 use super::opening::{opening, Gate, Opening, RunBefore, Window, AHEAD};
 use super::ruleset::{BeforeRun, ByteClass};
+use super::sieve::Sieve;
 use crate::Error;
 
 /// A place where a pattern occurs: `(pattern index, offset of its first byte)`.
@@ -47,6 +48,9 @@ struct Keywords {
     searchers: Vec<(packed::Searcher, Vec<Owners>)>,
     /// Keywords of exactly three bytes (lowercased): one more searcher.
     three: Option<(packed::Searcher, Vec<Owners>)>,
+    /// All the signatures, three and four bytes, in one searcher where the CPU has
+    /// AVX-512 (see [`Sieve`]); `Owners` per signature. Used in place of the above.
+    sieve: Option<(Sieve, Vec<Owners>)>,
     /// The same keywords for dense stretches (see [`Dense`]).
     dense: Box<Dense>,
 }
@@ -868,6 +872,16 @@ impl Tails {
 impl Prefilter {
     /// `keywords` are numbered first, then `literals`, in the order given.
     pub(crate) fn new(keywords: &[Vec<u8>], literals: &[Vec<u8>]) -> Result<Prefilter, Error> {
+        Prefilter::build(keywords, literals, true)
+    }
+
+    /// The prefilter as a CPU without AVX-512 has it: Teddy's searchers, no sieve.
+    #[cfg(test)]
+    pub(crate) fn without_sieve(keywords: &[Vec<u8>]) -> Prefilter {
+        Prefilter::build(keywords, &[], false).expect("a prefilter")
+    }
+
+    fn build(keywords: &[Vec<u8>], literals: &[Vec<u8>], sieve: bool) -> Result<Prefilter, Error> {
         let err = |e: aho_corasick::BuildError| Error::Config {
             reason: format!("keyword prefilter: {e}"),
         };
@@ -916,12 +930,19 @@ impl Prefilter {
                 .build()
                 .map(|s| (s, order.iter().map(|&i| owners[i].clone()).collect()))
         };
+        let all: Vec<Vec<u8>> = sigs.iter().chain(&three_sigs).cloned().collect();
+        let sieve = sieve.then(|| Sieve::new(&all)).flatten().map(|sieve| {
+            let owners = by_sig.iter().chain(&three_owners).cloned().collect();
+            (sieve, owners)
+        });
         let mut searchers = Vec::new();
         let per = sigs
             .len()
             .div_ceil(sigs.len().div_ceil(PER_PASS).max(1))
             .max(1);
-        for (chunk, owners) in sigs.chunks(per).zip(by_sig.chunks(per)) {
+        // Teddy's searchers are only built where there is no sieve.
+        let teddy_sigs = if sieve.is_some() { &[][..] } else { &sigs[..] };
+        for (chunk, owners) in teddy_sigs.chunks(per).zip(by_sig.chunks(per)) {
             match teddy(chunk, owners) {
                 Some(searcher) => searchers.push(searcher),
                 None => {
@@ -930,7 +951,7 @@ impl Prefilter {
                 }
             }
         }
-        let three = if three_sigs.is_empty() {
+        let three = if three_sigs.is_empty() || sieve.is_some() {
             None
         } else {
             match teddy(&three_sigs, &three_owners) {
@@ -952,22 +973,19 @@ impl Prefilter {
         let walk = Walk::new(keywords, &long, short_keywords).map_err(|e| Error::Config {
             reason: format!("keyword prefilter: {e}"),
         })?;
-        let keywords_index =
-            if has_long && (!searchers.is_empty() || (sigs.is_empty() && three.is_some())) {
-                let owners: Vec<&Owners> = searchers
-                    .iter()
-                    .chain(&three)
-                    .flat_map(|(_, by_sig)| by_sig)
-                    .collect();
-                let dense = Box::new(Dense::new(&patterns, &owners, &walk));
-                Some(Keywords {
-                    searchers,
-                    three,
-                    dense,
-                })
-            } else {
-                None
-            };
+        let teddy = !searchers.is_empty() || (sigs.is_empty() && three.is_some());
+        let keywords_index = if has_long && (sieve.is_some() || teddy) {
+            let owners: Vec<&Owners> = by_sig.iter().chain(&three_owners).collect();
+            let dense = Box::new(Dense::new(&patterns, &owners, &walk));
+            Some(Keywords {
+                searchers,
+                three,
+                sieve,
+                dense,
+            })
+        } else {
+            None
+        };
         let mut short_first = [false; 256];
         for k in keywords.iter().filter(|k| k.len() == 2) {
             short_first[usize::from(k[0].to_ascii_lowercase())] = true;
@@ -1144,9 +1162,17 @@ impl Prefilter {
                 let Keywords {
                     searchers,
                     three,
+                    sieve,
                     dense,
                 } = keywords;
-                lowercase_into(hay, lower);
+                // The sieve and the dense walk fold case themselves; Teddy needs a
+                // lowercased copy.
+                let lower: &[u8] = if sieve.is_some() {
+                    hay
+                } else {
+                    lowercase_into(hay, lower);
+                    lower
+                };
                 let mut dense_block = *dense_before;
                 let mut at = 0;
                 while at < hay.len() {
@@ -1165,7 +1191,7 @@ impl Prefilter {
                     // Teddy's stops (see below).
                     let mut stops = 0;
                     if dense_block {
-                        let text = (hay, &lower[..]);
+                        let text = (hay, lower);
                         let gates = (dense.gates.as_ref())
                             .filter(|_| gated)
                             .map(|gates| Gating { gates, kill });
@@ -1179,13 +1205,25 @@ impl Prefilter {
                     } else {
                         // Signatures starting in `at..to`: the span ends a signature
                         // length, less one, later.
-                        for (searcher, by_sig) in searchers {
-                            let end = (to + SIG - 1).min(hay.len());
-                            stops += self.teddy(searcher, by_sig, lower, at, end, hits);
-                        }
-                        if let Some((searcher, by_sig)) = three {
-                            let end = (to + 2).min(hay.len());
-                            stops += self.teddy(searcher, by_sig, lower, at, end, hits);
+                        if let Some((sieve, by_sig)) = sieve {
+                            stops += sieve.find(hay, (at, to), |s, at_sig| {
+                                for &(k, off) in &by_sig[s as usize] {
+                                    if let Some(h) = at_sig.checked_sub(off) {
+                                        if has_at_folded(hay, h, &self.patterns[k as usize]) {
+                                            hits.push((k, h));
+                                        }
+                                    }
+                                }
+                            });
+                        } else {
+                            for (searcher, by_sig) in searchers {
+                                let end = (to + SIG - 1).min(hay.len());
+                                stops += self.teddy(searcher, by_sig, lower, at, end, hits);
+                            }
+                            if let Some((searcher, by_sig)) = three {
+                                let end = (to + 2).min(hay.len());
+                                stops += self.teddy(searcher, by_sig, lower, at, end, hits);
+                            }
                         }
                         // Short keywords starting in `at..to`, exact, on the slice.
                         let teddy_hits = hits.len();
@@ -1390,6 +1428,16 @@ fn has_at(hay: &[u8], at: usize, pattern: &[u8]) -> bool {
         .is_some_and(|w| w.iter().zip(pattern).all(|(a, b)| a == b))
 }
 
+/// Whether `pattern` (lowercased) occurs in `hay` at `at`, ASCII case ignored.
+#[inline]
+fn has_at_folded(hay: &[u8], at: usize, pattern: &[u8]) -> bool {
+    hay.get(at..at + pattern.len()).is_some_and(|w| {
+        w.iter()
+            .zip(pattern)
+            .all(|(a, b)| a.to_ascii_lowercase() == *b)
+    })
+}
+
 /// `dst = hay` with ASCII letters lowercased; written so that it vectorizes.
 fn lowercase_into(hay: &[u8], dst: &mut Vec<u8>) {
     dst.clear();
@@ -1409,34 +1457,101 @@ fn lowercase_into(hay: &[u8], dst: &mut Vec<u8>) {
 /// check). A bucket's flag rate is estimated from byte frequencies and counted on a
 /// sample of ordinary text. The layout only changes speed: every order finds the same hits.
 fn bucket_order(sigs: &[Vec<u8>]) -> Vec<usize> {
-    let Some(len) = sigs.first().map(Vec::len) else {
+    if sigs.is_empty() {
         return Vec::new();
-    };
+    }
     // Teddy's slim searchers have 8 buckets, the fat ones (over 32 patterns) 16.
     let buckets = if sigs.len() > 32 { 16 } else { 8 };
-    let low = |s: &[u8]| s.iter().map(|b| b & 15).collect::<Vec<u8>>();
+    let (units, members) = layout(sigs, buckets, Model::Nibbles);
+    let rounds = members.iter().map(Vec::len).max().unwrap_or(0);
+    let mut order = Vec::with_capacity(sigs.len() + buckets);
+    for r in 0..rounds {
+        for slot in 0..buckets {
+            let bucket = &members[buckets - 1 - slot];
+            let fallback = members.iter().find(|m| !m.is_empty()).expect("one bucket");
+            let u = bucket.get(r).or(bucket.first()).unwrap_or(&fallback[0]);
+            order.push(units[*u][0]);
+        }
+    }
+    order.extend(units.iter().flat_map(|u| u[1..].iter().copied()));
+    order
+}
+
+/// How a Teddy-like searcher decides that the byte in one place of a window may be
+/// that of a bucket's signature.
+#[derive(Clone, Copy)]
+pub(crate) enum Model {
+    /// aho-corasick's Teddy: the byte's low nibble is one of the bucket's there, and so
+    /// is its high nibble.
+    Nibbles,
+    /// The sieve: the byte's class (the function) is one of the bucket's there.
+    Classes(fn(u8) -> u8),
+}
+
+/// A bucket's place: `(low, high)` nibble sets, or `(classes, 0)`.
+type Place = (u64, u64);
+
+impl Model {
+    fn add(self, place: &mut Place, c: u8) {
+        match self {
+            Model::Nibbles => {
+                place.0 |= 1 << (c & 15);
+                place.1 |= 1 << (c >> 4);
+            }
+            Model::Classes(class) => place.0 |= 1 << class(c),
+        }
+    }
+
+    fn admits(self, (a, b): Place, c: u8) -> bool {
+        match self {
+            Model::Nibbles => a >> (c & 15) & 1 == 1 && b >> (c >> 4) & 1 == 1,
+            Model::Classes(class) => a >> class(c) & 1 == 1,
+        }
+    }
+
+    /// Signatures the searcher cannot tell apart in a bucket's flags, and which
+    /// aho-corasick keeps together: same low nibbles, or same classes.
+    fn key(self, sig: &[u8]) -> Vec<u8> {
+        match self {
+            Model::Nibbles => sig.iter().map(|b| b & 15).collect(),
+            Model::Classes(class) => sig.iter().map(|&b| class(b)).collect(),
+        }
+    }
+}
+
+/// `sigs` (all of one length, at least one) laid out over `buckets` buckets of a
+/// Teddy-like searcher, each bucket as full as the others: the signatures as *units*
+/// (those `model` cannot tell apart), and per bucket the units in it. Each unit goes,
+/// largest first, to the bucket whose flag rate on ordinary lowercased text grows least.
+pub(crate) fn layout(
+    sigs: &[Vec<u8>],
+    buckets: usize,
+    model: Model,
+) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let len = sigs[0].len();
     let mut units: Vec<Vec<usize>> = Vec::new();
     for (i, s) in sigs.iter().enumerate() {
-        match units.iter_mut().find(|u| low(&sigs[u[0]]) == low(s)) {
+        match units
+            .iter_mut()
+            .find(|u| model.key(&sigs[u[0]]) == model.key(s))
+        {
             Some(u) => u.push(i),
             None => units.push(vec![i]),
         }
     }
-    // How often a bucket with these nibble sets (per position: low, high) flags a
-    // position of ordinary lowercased text, under the byte frequencies of `frequency`
-    // (no upper-case letter occurs in lowercased text).
-    let mut mass = [[0f64; 16]; 16];
-    for c in (0..=255u8).filter(|c| !c.is_ascii_uppercase()) {
-        mass[usize::from(c & 15)][usize::from(c >> 4)] += frequency(c);
-    }
-    let total: f64 = mass.iter().flatten().sum();
-    let bits = |m: u16| (0..16).filter(move |&n| m >> n & 1 == 1);
-    let flags = |nibbles: &[(u16, u16)]| -> f64 {
-        nibbles
+    // How often a bucket with these places flags a position of ordinary lowercased
+    // text, under the byte frequencies of `frequency` (no upper-case letter occurs in
+    // lowercased text).
+    let lowered: Vec<u8> = (0..=255u8).filter(|c| !c.is_ascii_uppercase()).collect();
+    let total: f64 = lowered.iter().map(|&c| frequency(c)).sum();
+    let flags = |places: &[Place]| -> f64 {
+        places
             .iter()
-            .map(|&(lo, hi)| {
-                bits(lo)
-                    .flat_map(|l| bits(hi).map(move |h| mass[l][h]))
+            .map(|&place| {
+                lowered
+                    .iter()
+                    .filter(|&&c| model.admits(place, c))
+                    .map(|&c| frequency(c))
                     .sum::<f64>()
                     / total
             })
@@ -1452,24 +1567,22 @@ fn bucket_order(sigs: &[Vec<u8>]) -> Vec<usize> {
     for i in 0..=sample.len().saturating_sub(len) {
         starts[usize::from(sample[i])].push(i as u32);
     }
-    let seen = |nibbles: &[(u16, u16)]| -> f64 {
-        let flagged =
-            |c: u8, &(lo, hi): &(u16, u16)| lo >> (c & 15) & 1 == 1 && hi >> (c >> 4) & 1 == 1;
+    let seen = |places: &[Place]| -> f64 {
         let n = (0..=255u8)
-            .filter(|&c| flagged(c, &nibbles[0]))
+            .filter(|&c| model.admits(places[0], c))
             .flat_map(|c| &starts[usize::from(c)])
             .filter(|&&i| {
                 let w = &sample[i as usize..i as usize + len];
                 w[1..]
                     .iter()
-                    .zip(&nibbles[1..])
-                    .all(|(&c, n)| flagged(c, n))
+                    .zip(&places[1..])
+                    .all(|(&c, &place)| model.admits(place, c))
             })
             .count();
         n as f64 / sample.len() as f64
     };
-    let rate = |n: &[(u16, u16)]| flags(n) + seen(n);
-    let mut nibbles = vec![vec![(0u16, 0u16); len]; buckets];
+    let rate = |n: &[Place]| flags(n) + seen(n);
+    let mut places = vec![vec![(0u64, 0u64); len]; buckets];
     let mut now = vec![0f64; buckets];
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); buckets];
     let mut size = vec![0usize; buckets];
@@ -1478,11 +1591,10 @@ fn bucket_order(sigs: &[Vec<u8>]) -> Vec<usize> {
     by_size.sort_by_key(|&u| std::cmp::Reverse(units[u].len()));
     for u in by_size {
         let with = |b: usize| {
-            let mut n = nibbles[b].clone();
+            let mut n = places[b].clone();
             for &i in &units[u] {
-                for (slot, &c) in n.iter_mut().zip(&sigs[i]) {
-                    slot.0 |= 1 << (c & 15);
-                    slot.1 |= 1 << (c >> 4);
+                for (place, &c) in n.iter_mut().zip(&sigs[i]) {
+                    model.add(place, c);
                 }
             }
             n
@@ -1506,23 +1618,12 @@ fn bucket_order(sigs: &[Vec<u8>]) -> Vec<usize> {
             .min_by(|&&(a, ca), &&(b, cb)| ca.total_cmp(&cb).then(size[a].cmp(&size[b])))
             .expect("at least one bucket")
             .0;
-        nibbles[b] = with(b);
-        now[b] = rate(&nibbles[b]);
+        places[b] = with(b);
+        now[b] = rate(&places[b]);
         members[b].push(u);
         size[b] += units[u].len();
     }
-    let rounds = members.iter().map(Vec::len).max().unwrap_or(0);
-    let mut order = Vec::with_capacity(sigs.len() + buckets);
-    for r in 0..rounds {
-        for slot in 0..buckets {
-            let bucket = &members[buckets - 1 - slot];
-            let fallback = members.iter().find(|m| !m.is_empty()).expect("one bucket");
-            let u = bucket.get(r).or(bucket.first()).unwrap_or(&fallback[0]);
-            order.push(units[*u][0]);
-        }
-    }
-    order.extend(units.iter().flat_map(|u| u[1..].iter().copied()));
-    order
+    (units, members)
 }
 
 /// Ordinary agent output (source code in several languages, shell, test and build
@@ -1653,9 +1754,15 @@ mod tests {
     /// are the walk's.
     #[test]
     fn blocks_are_dense_by_teddys_stops() {
-        let pre = Prefilter::new(&keywords(), &[]).unwrap();
+        let both = [
+            Prefilter::new(&keywords(), &[]).unwrap(),
+            Prefilter::without_sieve(&keywords()),
+        ];
         let mut scratch = Scratch::default();
-        for (gap, dense_after) in [(0, true), (105, false)] {
+        for ((gap, dense_after), pre) in [(0, true), (105, false)]
+            .into_iter()
+            .flat_map(|g| both.iter().map(move |p| (g, p)))
+        {
             let unit = [
                 &b"dckr_pat_dhpkUHqcQefA0xWL2fPRuSDnET"[..],
                 &b" ".repeat(gap),
@@ -1822,8 +1929,10 @@ mod tests {
             size in 4096usize..40_000,
             edits in proptest::collection::vec((any::<prop::sample::Index>(), "[ SKQ~a-z]{1,3}"), 0..8),
         ) {
-            static BUILT: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
-            let pre = BUILT.get_or_init(|| Prefilter::new(&keywords(), &[]).unwrap());
+            static BUILT: std::sync::OnceLock<[Prefilter; 2]> = std::sync::OnceLock::new();
+            let both = BUILT.get_or_init(|| {
+                [Prefilter::new(&keywords(), &[]).unwrap(), Prefilter::without_sieve(&keywords())]
+            });
             let mut unit = Vec::new();
             for (k, upper, other) in &units {
                 let kw = &keywords()[k % keywords().len()];
@@ -1835,24 +1944,27 @@ mod tests {
                 let at = at.index(text.len());
                 text.splice(at..at, edit.bytes());
             }
-            let (mut found, mut walked) = (Vec::new(), Vec::new());
-            pre.find(&text, &mut Scratch::default(), &mut found, &mut false);
-            pre.walk.find(&text, &mut walked, &mut Default::default());
-            found.sort_unstable();
-            walked.sort_unstable();
-            prop_assert_eq!(found, walked);
+            for pre in both {
+                let (mut found, mut walked) = (Vec::new(), Vec::new());
+                pre.find(&text, &mut Scratch::default(), &mut found, &mut false);
+                pre.walk.find(&text, &mut walked, &mut Default::default());
+                found.sort_unstable();
+                walked.sort_unstable();
+                prop_assert_eq!(found, walked);
+            }
         }
 
         /// The small-slice walk reports the hits of the Teddy path (on the same text
         /// repeated past `SMALL`) and, from its end state, the brute-force pending length.
         #[test]
         fn walk_matches_teddy_and_brute_force(text in "[skSK_\\-ghpxoAIaz0-9.:/~Q ]{0,40}") {
-            static BUILT: std::sync::OnceLock<(Vec<Vec<u8>>, Prefilter)> = std::sync::OnceLock::new();
-            let (patterns, pre) = BUILT.get_or_init(|| {
+            static BUILT: std::sync::OnceLock<(Vec<Vec<u8>>, [Prefilter; 2])> = std::sync::OnceLock::new();
+            let (patterns, both) = BUILT.get_or_init(|| {
                 let patterns = keywords();
-                let pre = Prefilter::new(&patterns, &[]).unwrap();
-                (patterns, pre)
+                let both = [Prefilter::new(&patterns, &[]).unwrap(), Prefilter::without_sieve(&patterns)];
+                (patterns, both)
             });
+            for pre in both {
             let (mut scratch, mut hits) = (Scratch::default(), Vec::new());
             let pending = pre.find(text.as_bytes(), &mut scratch, &mut hits, &mut false);
             prop_assert_eq!(pending, Some(pending_naive(patterns, text.as_bytes())));
@@ -1880,6 +1992,7 @@ mod tests {
             chained.sort_unstable();
             plain.sort_unstable();
             prop_assert_eq!(chained, plain);
+            }
         }
     }
 }

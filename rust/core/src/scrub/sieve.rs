@@ -1,0 +1,454 @@
+//! The keyword sieve: every signature of three and four bytes (see
+//! [`super::prefilter`]) found in one pass over a slice, 64 positions at a time,
+//! ASCII-case-insensitively, where the CPU has AVX-512 (F and BW, detected at run time).
+//!
+//! It is a Teddy (the SIMD search of aho-corasick's `packed` module, after Hyperscan)
+//! built on a different lookup. Signatures are spread over buckets, sixteen to a
+//! *group*. For each place in a signature a group has a table of 64 entries of 16 bits:
+//! entry `c` has bit `k` set when a signature of bucket `k` has a byte of class `c`
+//! there (see [`class`]). One `vpermt2w` looks up 32 bytes at once (each in its own
+//! 16-bit lane), so a group answers "which buckets could start here?" for 64 positions
+//! with eight lookups (four places, even and odd positions); ANDed over the places,
+//! any bit left flags a position, which is then compared with the signatures of its
+//! buckets. Teddy proper looks up nibbles with byte shuffles: two lookups per place
+//! for a set of nibble pairs, a coarser test than a class. aho-corasick's AVX2 Teddy
+//! reads 16 positions per step with 16 buckets and takes up to 64 patterns well, so the
+//! prefilter needed three of its searchers for the built-in keywords, plus one for the
+//! three-byte ones; the sieve takes them all in two groups (measured in
+//! `docs/benchmarks.md`).
+//!
+//! The SIMD goes through `pulp`, whose feature tokens make the intrinsics safe to call
+//! once the features are detected (the workspace forbids `unsafe`).
+
+use std::fmt;
+
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::__m512i;
+#[cfg(target_arch = "x86_64")]
+use pulp::x86::V4;
+
+/// Positions per step.
+const LANES: usize = 64;
+/// The longest signature.
+const WIDTH: usize = 4;
+/// Buckets per group: one bit of a 16-bit lane each.
+const BUCKETS: usize = 16;
+/// Signatures per bucket that decide how many groups there are, by length (four
+/// bytes, three bytes): more per bucket flag more positions, more groups cost more
+/// lookups. Measured best on the clean corpus of `stream64k` for the built-in rules:
+/// two groups, where one flags ten times as many positions and three scan slower.
+const PER_BUCKET: [usize; 2] = [13, 4];
+
+/// The class of a byte in the tables: its low six bits once bit 5 is cleared where
+/// bit 6 is set. Upper- and lower-case letters share a class (the sieve is
+/// case-insensitive without a lowercased copy), and digits and punctuation
+/// (0x20-0x3f) have classes of their own; `@[\]^_` share theirs with `` `{|}~ `` and
+/// DEL, control bytes with letters, bytes from 0x80 with their ASCII twins. A class
+/// only flags: the comparison after it is exact.
+pub(crate) fn class(b: u8) -> u8 {
+    (b & !((b & 0x40) >> 1)) & 63
+}
+
+/// A signature as the comparison wants it: its bytes little-endian (lowercased), the
+/// mask of the bytes it has, its index.
+type Flat = (u32, u32, u32);
+
+/// See the module's documentation.
+pub(crate) struct Sieve {
+    #[cfg(target_arch = "x86_64")]
+    simd: V4,
+    /// Per group, per place: the table's two halves (entries 0-31, 32-63).
+    #[cfg(target_arch = "x86_64")]
+    groups: Vec<[(__m512i, __m512i); WIDTH]>,
+    /// Per bucket (`group * 16 + bit`): its range of `flat`.
+    buckets: Vec<(u32, u32)>,
+    flat: Vec<Flat>,
+}
+
+impl fmt::Debug for Sieve {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sieve")
+            .field("buckets", &self.buckets.len())
+            .field("signatures", &self.flat.len())
+            .finish()
+    }
+}
+
+impl Sieve {
+    /// A sieve for `sigs` (lowercased, three or four ASCII bytes each), or `None` where
+    /// the CPU lacks AVX-512, or for any other signatures.
+    pub(crate) fn new(sigs: &[Vec<u8>]) -> Option<Sieve> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let simd = V4::try_new()?;
+            let fits = |s: &Vec<u8>| {
+                (3..=WIDTH).contains(&s.len())
+                    && s.iter().all(|&b| b.is_ascii() && !b.is_ascii_uppercase())
+            };
+            if sigs.is_empty() || !sigs.iter().all(fits) {
+                return None;
+            }
+            let members = members(sigs);
+            let mut groups = Vec::new();
+            for group in members.chunks(BUCKETS) {
+                let mut table = [[0u16; 64]; WIDTH];
+                for (bit, bucket) in group.iter().enumerate() {
+                    for &i in bucket {
+                        let sig = &sigs[i as usize];
+                        for (place, entries) in table.iter_mut().enumerate() {
+                            match sig.get(place) {
+                                Some(&b) => entries[usize::from(class(b))] |= 1 << bit,
+                                // A three-byte signature: anything in its fourth place.
+                                None => entries.iter_mut().for_each(|e| *e |= 1 << bit),
+                            }
+                        }
+                    }
+                }
+                let half = |entries: &[u16; 64], h: usize| {
+                    let mut a = [0u16; 32];
+                    a.copy_from_slice(&entries[h * 32..h * 32 + 32]);
+                    bytemuck::cast::<[u16; 32], __m512i>(a)
+                };
+                groups.push(table.map(|entries| (half(&entries, 0), half(&entries, 1))));
+            }
+            let mut buckets = Vec::with_capacity(members.len());
+            let mut flat = Vec::with_capacity(sigs.len());
+            for bucket in &members {
+                let from = flat.len() as u32;
+                for &i in bucket {
+                    let sig = &sigs[i as usize];
+                    let (mut value, mut mask) = ([0u8; 4], [0u8; 4]);
+                    value[..sig.len()].copy_from_slice(sig);
+                    mask[..sig.len()].fill(0xff);
+                    flat.push((u32::from_le_bytes(value), u32::from_le_bytes(mask), i));
+                }
+                buckets.push((from, flat.len() as u32));
+            }
+            Some(Sieve {
+                simd,
+                groups,
+                buckets,
+                flat,
+            })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = sigs;
+            None
+        }
+    }
+
+    /// Calls `found(signature, start)` for each of the sieve's signatures that occurs
+    /// in `hay` (ASCII case ignored) starting in `at..to`; returns how many. Positions
+    /// come in order within a group, not across groups.
+    pub(crate) fn find(
+        &self,
+        hay: &[u8],
+        (at, to): (usize, usize),
+        found: impl FnMut(u32, usize),
+    ) -> usize {
+        let to = to.min(hay.len());
+        if at >= to {
+            return 0;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.simd.vectorize(Scan {
+                sieve: self,
+                hay,
+                at,
+                to,
+                found,
+            })
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = found;
+            unreachable!("a sieve is only made on x86-64")
+        }
+    }
+}
+
+/// The signatures of each bucket (indices into `sigs`), buckets in groups of
+/// [`BUCKETS`]: four-byte and three-byte signatures in buckets of their own (a
+/// three-byte one flags any byte in the fourth place), laid out by the prefilter's
+/// bucket layout under the class model.
+fn members(sigs: &[Vec<u8>]) -> Vec<Vec<u32>> {
+    let of_len = |len: usize| -> Vec<u32> {
+        (0..sigs.len() as u32)
+            .filter(|&i| sigs[i as usize].len() == len)
+            .collect()
+    };
+    let (four, three) = (of_len(4), of_len(3));
+    let want = [
+        four.len().div_ceil(PER_BUCKET[0]),
+        three.len().div_ceil(PER_BUCKET[1]),
+    ];
+    let total = (want[0] + want[1]).div_ceil(BUCKETS) * BUCKETS;
+    // The buckets a group count leaves spare, shared in proportion.
+    let n4 = if three.is_empty() {
+        total
+    } else if four.is_empty() {
+        0
+    } else {
+        (want[0] * total / (want[0] + want[1])).clamp(1, total - 1)
+    };
+    let mut members = Vec::with_capacity(total);
+    for (ids, n) in [(four, n4), (three, total - n4)] {
+        if ids.is_empty() {
+            continue;
+        }
+        let mine: Vec<Vec<u8>> = ids.iter().map(|&i| sigs[i as usize].clone()).collect();
+        let model = super::prefilter::Model::Classes(class);
+        let (units, buckets) = super::prefilter::layout(&mine, n, model);
+        members.extend(buckets.iter().map(|bucket| {
+            bucket
+                .iter()
+                .flat_map(|&u| units[u].iter().map(|&i| ids[i]))
+                .collect::<Vec<u32>>()
+        }));
+    }
+    members.resize(total, Vec::new());
+    members
+}
+
+/// One call of [`Sieve::find`], run with AVX-512 enabled.
+#[cfg(target_arch = "x86_64")]
+struct Scan<'a, F> {
+    sieve: &'a Sieve,
+    hay: &'a [u8],
+    at: usize,
+    to: usize,
+    found: F,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn call(self) -> usize {
+        let Scan {
+            sieve,
+            hay,
+            at,
+            to,
+            mut found,
+        } = self;
+        let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
+        let bit6 = f._mm512_set1_epi8(0x40);
+        // `class` of every byte (in the low six bits of the 16-bit lanes' low byte,
+        // which is all `vpermt2w` reads of an index).
+        let classes = |v: __m512i| {
+            f._mm512_andnot_si512(bw._mm512_srli_epi16::<1>(f._mm512_and_si512(v, bit6)), v)
+        };
+        let mut count = 0;
+        let mut tail = [0u8; LANES + WIDTH];
+        let mut p = at;
+        while p < to {
+            // The bytes of the 64 windows starting at `p`; past the slice's end, zeros
+            // (their flags fail the comparison, which checks the end).
+            let bytes: &[u8] = if p + LANES + WIDTH <= hay.len() {
+                &hay[p..p + LANES + WIDTH]
+            } else {
+                let rest = &hay[p..];
+                tail.fill(0);
+                tail[..rest.len()].copy_from_slice(rest);
+                &tail
+            };
+            // Lane `i` of `v0` holds the bytes at `2i` and `2i + 1`, of `v2` those at
+            // `2i + 2` and `2i + 3`, of `v4` `2i + 4` (low bytes: even positions' first
+            // and third places, odd positions' second and fourth).
+            let v0 = classes(load(bytes));
+            let v2 = classes(load(&bytes[2..]));
+            let v4 = classes(load(&bytes[4..]));
+            let h0 = bw._mm512_srli_epi16::<8>(v0);
+            let h2 = bw._mm512_srli_epi16::<8>(v2);
+            // Positions at or past `to` are not this call's.
+            let n = to - p;
+            let keep = |m: usize| match m {
+                0..32 => (1u32 << m) - 1,
+                _ => u32::MAX,
+            };
+            let (even_keep, odd_keep) = (keep(n.div_ceil(2)), keep(n / 2));
+            for (g, table) in sieve.groups.iter().enumerate() {
+                let look = |place: usize, idx: __m512i| {
+                    bw._mm512_permutex2var_epi16(table[place].0, idx, table[place].1)
+                };
+                let even = f._mm512_and_si512(
+                    f._mm512_and_si512(look(0, v0), look(1, h0)),
+                    f._mm512_and_si512(look(2, v2), look(3, h2)),
+                );
+                let odd = f._mm512_and_si512(
+                    f._mm512_and_si512(look(0, h0), look(1, v2)),
+                    f._mm512_and_si512(look(2, h2), look(3, v4)),
+                );
+                for (flags, keep, parity) in [(even, even_keep, 0), (odd, odd_keep, 1)] {
+                    let mut flagged = bw._mm512_test_epi16_mask(flags, flags) & keep;
+                    if flagged == 0 {
+                        continue;
+                    }
+                    let flags: [u16; 32] = bytemuck::cast(flags);
+                    while flagged != 0 {
+                        let i = flagged.trailing_zeros() as usize;
+                        flagged &= flagged - 1;
+                        let off = 2 * i + parity;
+                        let word = u32::from_le_bytes(
+                            [0, 1, 2, 3].map(|k| bytes[off + k].to_ascii_lowercase()),
+                        );
+                        let room = hay.len() - (p + off);
+                        let mut bits = flags[i];
+                        while bits != 0 {
+                            let bucket = g * BUCKETS + bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            let (a, b) = sieve.buckets[bucket];
+                            for &(value, mask, sig) in &sieve.flat[a as usize..b as usize] {
+                                if word & mask == value && mask.count_ones() as usize <= 8 * room {
+                                    count += 1;
+                                    found(sig, p + off);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            p += LANES;
+        }
+        count
+    }
+}
+
+/// The first 64 bytes of `bytes` as a register.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn load(bytes: &[u8]) -> __m512i {
+    bytemuck::pod_read_unaligned(&bytes[..LANES])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Every occurrence of every signature, by brute force.
+    fn naive(sigs: &[Vec<u8>], hay: &[u8], (at, to): (usize, usize)) -> Vec<(u32, usize)> {
+        let lower = hay.to_ascii_lowercase();
+        let mut all: Vec<(u32, usize)> = (at..to.min(hay.len()))
+            .flat_map(|i| {
+                let lower = &lower;
+                sigs.iter()
+                    .enumerate()
+                    .filter(move |(_, s)| lower[i..].starts_with(s))
+                    .map(move |(k, _)| (k as u32, i))
+            })
+            .collect();
+        all.sort_unstable();
+        all
+    }
+
+    fn sieved(sieve: &Sieve, hay: &[u8], span: (usize, usize)) -> Vec<(u32, usize)> {
+        let mut all = Vec::new();
+        let n = sieve.find(hay, span, |s, at| all.push((s, at)));
+        assert_eq!(n, all.len());
+        all.sort_unstable();
+        all
+    }
+
+    fn sigs() -> Vec<Vec<u8>> {
+        [
+            "ghp_", "xoxb", "akia", "sk-", "eyj", "://", "pwd", "$1$", "_pas", "toke",
+        ]
+        .map(|s| s.as_bytes().to_vec())
+        .to_vec()
+    }
+
+    #[test]
+    fn classes_fold_case_and_keep_digits_apart_from_letters() {
+        for b in b'a'..=b'z' {
+            assert_eq!(class(b), class(b.to_ascii_uppercase()));
+            assert!(class(b) < 32);
+        }
+        for b in 0x20..0x40u8 {
+            assert_eq!(class(b), b);
+        }
+    }
+
+    #[test]
+    fn ends_and_spans_are_exact() {
+        let Some(sieve) = Sieve::new(&sigs()) else {
+            return;
+        };
+        // Signatures at the very end, straddling `to`, and one byte short of the end.
+        let mut hay = b"x".repeat(200);
+        hay.extend_from_slice(b"GHP_sk-");
+        for to in [0, 1, 63, 64, 65, 128, 200, 201, 203, 204, 205, 207, 300] {
+            for at in [0, 1, 64, 199, 200, 203, 204] {
+                let span = (at, to);
+                assert_eq!(
+                    sieved(&sieve, &hay, span),
+                    naive(&sigs(), &hay, span),
+                    "{span:?}"
+                );
+            }
+        }
+        assert_eq!(sieved(&sieve, b"sk", (0, 2)), vec![]);
+        assert_eq!(sieved(&sieve, b"Sk-", (0, 3)), vec![(3, 0)]);
+    }
+
+    #[test]
+    fn many_signatures_take_more_groups_and_find_the_same() {
+        let sigs: Vec<Vec<u8>> = (0..600u32)
+            .map(|i| {
+                let b = |k: u32| b"abcdefghijklmnopqrstuvwxyz0123456789_-."[(k % 39) as usize];
+                // Distinct by their first two bytes.
+                let sig = [b(i), b(i / 39), b(i * 7), b(i * 13 + 5)];
+                sig[..if i % 5 == 0 { 3 } else { 4 }].to_vec()
+            })
+            .collect();
+        let mut sigs = sigs;
+        sigs.sort();
+        sigs.dedup();
+        let Some(sieve) = Sieve::new(&sigs) else {
+            return;
+        };
+        assert!(sieve.buckets.len() > BUCKETS * 2);
+        // Every third signature, every other one upper-cased, between bytes of theirs.
+        let mut hay = Vec::new();
+        for (i, sig) in sigs.iter().enumerate().step_by(3) {
+            match i % 2 {
+                0 => hay.extend(sig.to_ascii_uppercase()),
+                _ => hay.extend(sig),
+            }
+            hay.extend(&b"Ab_-9.z xq0"[i % 7..i % 7 + 3]);
+        }
+        let want = naive(&sigs, &hay, (0, hay.len()));
+        assert!(want.len() > sigs.len() / 3);
+        assert_eq!(sieved(&sieve, &hay, (0, hay.len())), want);
+    }
+
+    #[test]
+    fn other_signatures_take_no_sieve() {
+        assert!(Sieve::new(&[b"ab".to_vec()]).is_none());
+        assert!(Sieve::new(&[b"abcde".to_vec()]).is_none());
+        assert!(Sieve::new(&[b"AKIA".to_vec()]).is_none());
+        assert!(Sieve::new(&["é!".as_bytes().to_vec()]).is_none());
+        assert!(Sieve::new(&[]).is_none());
+    }
+
+    proptest! {
+        #[test]
+        fn finds_what_brute_force_finds(
+            text in "[a-zA-Z0-9_:/$\\-. \n\u{e9}]{0,300}",
+            at in 0usize..320,
+            len in 0usize..320,
+        ) {
+            let Some(sieve) = Sieve::new(&sigs()) else {
+                return Ok(());
+            };
+            // Signatures planted often enough to meet.
+            let hay = text.replace('\n', "ghP_").replace(' ', " sk-").into_bytes();
+            let span = (at.min(hay.len()), at + len);
+            prop_assert_eq!(sieved(&sieve, &hay, span), naive(&sigs(), &hay, span));
+        }
+    }
+}
