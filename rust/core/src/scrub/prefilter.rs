@@ -2,9 +2,11 @@
 //! secret's form, occur? Everything after it only runs at the places this reports.
 //!
 //! Keywords are matched ASCII-case-insensitively. Those of four bytes or more are found
-//! by their rarest four bytes (their *signature*, see [`signature`]) with SIMD Teddy
-//! searchers over an ASCII-lowercased copy of the slice, then verified in full;
-//! three-byte keywords by one more searcher on that copy; shorter ones (`Q~`, `SK`) are exact
+//! by their rarest four bytes (their *signature*, see [`signature`]), then verified in
+//! full, three-byte keywords whole: where the CPU has AVX-512, all of them in one pass
+//! of the [`Sieve`] over the slice as written; elsewhere with SIMD Teddy searchers over
+//! an ASCII-lowercased copy of the slice, three-byte keywords by one more searcher on
+//! that copy. Shorter ones (`Q~`, `SK`) are exact
 //! and found with memmem on the slice itself, block by block (see [`Dense`]), so that
 //! every block's hits come in order. Teddy's cost per pass grows with the
 //! signatures that share a bucket and collide on their nibbles, so signatures are laid
@@ -491,8 +493,9 @@ impl Dense {
     /// [`RECORD`] bytes. The ends are then read chain by chain, in order of their end:
     /// a hit is moved back past the few longer keywords that start after it
     /// (`secret_access_key` holds four), which costs less than sorting the block.
-    /// `text` is the slice as written, for `gates` (`None`: every hit is reported);
-    /// returns how many hits it found, reported or not.
+    /// `text` is the slice as written, for `gates` (`None`: every hit is reported),
+    /// `lower` the same lowercased or as written (the walk folds case); returns how
+    /// many hits it found, reported or not.
     fn find(
         &self,
         walk: &Walk,
@@ -773,7 +776,7 @@ fn insert_sorted(hits: &mut Vec<Hit>, first: usize, hit: Hit) {
 /// The space [`Prefilter::find`] works in, kept by its caller from call to call.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
-    /// The slice, ASCII-lowercased (for Teddy and dense blocks).
+    /// The slice, ASCII-lowercased (for Teddy, where there is no sieve).
     lower: Vec<u8>,
     /// The keyword ends of a walk's chains (see [`Walk::record`]).
     chains: Chains,
