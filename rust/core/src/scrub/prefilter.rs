@@ -1487,8 +1487,8 @@ pub(crate) enum Model {
     /// aho-corasick's Teddy: the byte's low nibble is one of the bucket's there, and so
     /// is its high nibble.
     Nibbles,
-    /// The sieve: the byte's class (the function) is one of the bucket's there.
-    Classes(fn(u8) -> u8),
+    /// The sieve: the byte's class (the table's entry) is one of the bucket's there.
+    Classes(&'static [u8; 256]),
 }
 
 /// A bucket's place: `(low, high)` nibble sets, or `(classes, 0)`.
@@ -1501,14 +1501,14 @@ impl Model {
                 place.0 |= 1 << (c & 15);
                 place.1 |= 1 << (c >> 4);
             }
-            Model::Classes(class) => place.0 |= 1 << class(c),
+            Model::Classes(class) => place.0 |= 1 << class[usize::from(c)],
         }
     }
 
     fn admits(self, (a, b): Place, c: u8) -> bool {
         match self {
             Model::Nibbles => a >> (c & 15) & 1 == 1 && b >> (c >> 4) & 1 == 1,
-            Model::Classes(class) => a >> class(c) & 1 == 1,
+            Model::Classes(class) => a >> class[usize::from(c)] & 1 == 1,
         }
     }
 
@@ -1517,7 +1517,7 @@ impl Model {
     fn key(self, sig: &[u8]) -> Vec<u8> {
         match self {
             Model::Nibbles => sig.iter().map(|b| b & 15).collect(),
-            Model::Classes(class) => sig.iter().map(|&b| class(b)).collect(),
+            Model::Classes(class) => sig.iter().map(|&b| class[usize::from(b)]).collect(),
         }
     }
 }

@@ -45,9 +45,20 @@ const PER_BUCKET: [usize; 2] = [13, 4];
 /// (0x20-0x3f) have classes of their own; `@[\]^_` share theirs with `` `{|}~ `` and
 /// DEL, control bytes with letters, bytes from 0x80 with their ASCII twins. A class
 /// only flags: the comparison after it is exact.
-pub(crate) fn class(b: u8) -> u8 {
+pub(crate) const fn class(b: u8) -> u8 {
     (b & !((b & 0x40) >> 1)) & 63
 }
+
+/// [`class`] of every byte.
+const CLASSES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = class(b as u8);
+        b += 1;
+    }
+    t
+};
 
 /// A signature as the comparison wants it: its bytes little-endian (lowercased), the
 /// mask of the bytes it has, its index.
@@ -199,7 +210,7 @@ fn members(sigs: &[Vec<u8>]) -> Vec<Vec<u32>> {
             continue;
         }
         let mine: Vec<Vec<u8>> = ids.iter().map(|&i| sigs[i as usize].clone()).collect();
-        let model = super::prefilter::Model::Classes(class);
+        let model = super::prefilter::Model::Classes(&CLASSES);
         let (units, buckets) = super::prefilter::layout(&mine, n, model);
         members.extend(buckets.iter().map(|bucket| {
             bucket

@@ -22,6 +22,10 @@ use super::ruleset::{Rule, RuleSet, SecretCache};
 /// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
 const SLICE: usize = 64 * 1024;
 
+/// The shortest slice fed without a copy when nothing is held (see
+/// [`Scrubber::feed_idle`]): below it the copy costs less than the bookkeeping.
+const IDLE_MIN: usize = 4096;
+
 /// Bytes past its keyword a new candidate is fed when it is found (see
 /// [`Scrubber::add_keyword_candidate`]).
 const EAGER: u64 = 8;
@@ -117,6 +121,10 @@ pub struct Scrubber {
     /// eager feeding or rejection at the hit), the reference the shortcuts must equal.
     #[cfg(test)]
     pub(super) plain: bool,
+    /// Tests only: every slice is buffered before it is read ([`Scrubber::feed_idle`]
+    /// off), the reference the idle path must equal call by call.
+    #[cfg(test)]
+    pub(super) buffered: bool,
 }
 
 /// The states one candidate's DFA passed through, byte by byte: `states[i]` is the
@@ -309,6 +317,8 @@ impl Scrubber {
             pending: None,
             #[cfg(test)]
             plain: false,
+            #[cfg(test)]
+            buffered: false,
         }
     }
 
@@ -321,9 +331,72 @@ impl Scrubber {
         // Large chunks are taken a slice at a time: the output is the same (that is the
         // point of the design), and the candidates in flight stay few and cache-warm.
         for piece in chunk.chunks(SLICE) {
+            if !self.feed_idle(piece, out) {
+                self.buf.extend_from_slice(piece);
+                self.process(out, false);
+            }
+        }
+    }
+
+    /// Feed `piece` when nothing is held (the common case on clean text): the
+    /// prefilter reads it where it lies, and without a hit it goes out up to its
+    /// hold-back with no copy into the buffer first, the buffer keeping only the
+    /// context and what is held. With hits it is buffered and they are taken as a scan
+    /// takes them. The output and the state after are those of the usual way
+    /// (buffer, scan, resolve, emit); false when the scrubber is not idle or `piece`
+    /// too short to repay it (nothing done).
+    fn feed_idle(&mut self, piece: &[u8], out: &mut Vec<u8>) -> bool {
+        let start = self.end();
+        let context = self.set.context;
+        let idle = self.emitted == start
+            && self.scanned == start
+            && self.cands.is_empty()
+            && self.swallow.is_none();
+        #[cfg(test)]
+        if self.buffered {
+            return false;
+        }
+        if !idle || piece.len() < IDLE_MIN.max(2 * context) || !self.shortcuts() {
+            return false;
+        }
+        let end = start + piece.len() as u64;
+        let mut hits = std::mem::take(&mut self.hits);
+        hits.clear();
+        let pending = self.prefilter_pass(piece, &mut hits);
+        self.pending = pending.map(|n| (end, start, n));
+        self.scanned = end;
+        if !hits.is_empty() {
+            self.buf.extend_from_slice(piece);
+            self.take_hits(hits, start, start);
+            self.process(out, false);
+            return true;
+        }
+        self.hits = hits;
+        // As `tail_hold` decides; a `before` run reaching the start of `piece` may
+        // go on in the buffer: then the usual way.
+        let hold = self
+            .set
+            .prefilter
+            .partial_start(piece, pending)
+            .unwrap_or(piece.len());
+        let run = self.set.before_runs.longest(&piece[..hold]);
+        if run == hold && hold > 0 {
             self.buf.extend_from_slice(piece);
             self.process(out, false);
+            return true;
         }
+        self.resume = Some((end, start + hold as u64));
+        let limit = hold - run;
+        out.extend_from_slice(&piece[..limit]);
+        let keep = limit.saturating_sub(context);
+        if keep > 0 {
+            self.buf.clear();
+            self.base = start + keep as u64;
+        }
+        self.buf.extend_from_slice(&piece[keep..]);
+        self.emitted = start + limit as u64;
+        self.compact();
+        true
     }
 
     /// End the stream: append everything still held back, scrubbed. The scrubber is
@@ -469,7 +542,21 @@ impl Scrubber {
         .max(self.emitted);
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
-        let hay = &self.buf[(from - self.base) as usize..];
+        let buf = std::mem::take(&mut self.buf);
+        let pending = self.prefilter_pass(&buf[(from - self.base) as usize..], &mut hits);
+        self.buf = buf;
+        self.pending = pending.map(|n| (end, from, n));
+        let scanned = std::mem::replace(&mut self.scanned, end);
+        if hits.is_empty() {
+            self.hits = hits;
+            return;
+        }
+        self.take_hits(hits, from, scanned);
+    }
+
+    /// The prefilter's hits in `hay` (into `hits`) and how much of its end could
+    /// still become a keyword, when it knows.
+    fn prefilter_pass(&mut self, hay: &[u8], hits: &mut Vec<Hit>) -> Option<usize> {
         // Plain feeding (tests) takes every hit, the gates' reference. A dense block
         // also drops a hit whose bytes begin with a path its rule's DFA died on
         // unmatched (as `add_keyword_candidate` would: it costs less there, before the
@@ -480,19 +567,18 @@ impl Scrubber {
             let rule = set.keyword_rule[k as usize] as usize;
             set.rules[rule].before.is_none() && memos[rule].kills(text)
         };
-        let pending = self.set.prefilter.find_gated(
+        set.prefilter.find_gated(
             hay,
             &mut self.prefilter_space,
-            &mut hits,
+            hits,
             &mut self.dense,
             (gated, gated.then_some(&kill as Kill<'_>)),
-        );
-        self.pending = pending.map(|n| (end, from, n));
-        let scanned = std::mem::replace(&mut self.scanned, end);
-        if hits.is_empty() {
-            self.hits = hits;
-            return;
-        }
+        )
+    }
+
+    /// Start the candidates of `hits`, found in the buffer from offset `from`; those
+    /// ending by `scanned` were taken by an earlier scan.
+    fn take_hits(&mut self, mut hits: Vec<Hit>, from: u64, scanned: u64) {
         let set = Arc::clone(&self.set);
         // Each searcher reports in order; several interleave. In order, candidates are
         // appended (no search per hit).
@@ -1256,6 +1342,51 @@ mod tests {
             prop_assert_eq!(&scrubbed(&text, text.len(), false), &plain);
             prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
             prop_assert_eq!(&scrubbed(&text, chunk, true), &plain);
+        }
+
+        /// Slices read where they lie when nothing is held ([`Scrubber::feed_idle`])
+        /// give, call by call, the output and the hold-back of slices buffered first:
+        /// clean text, credentials, storms and keyword halves at chunk ends, in chunks
+        /// around [`IDLE_MIN`] and the context.
+        #[test]
+        fn idle_slices_equal_buffered_ones_call_by_call(
+            unit in proptest::collection::vec(0..UNITS.len(), 1..4),
+            filler in 0usize..600,
+            times in 1usize..40,
+            edits in proptest::collection::vec((any::<usize>(), 0..UNITS.len()), 0..6),
+            chunks in proptest::collection::vec(1usize..12_000, 1..8),
+        ) {
+            let prose = b"The build passed; next, the docs (see README.md) and 42 tests.\n";
+            let text = storm(&unit, |one| one * times, &edits);
+            let text: Vec<u8> = prose.iter().copied().cycle().take(filler * 16)
+                .chain(text.iter().copied())
+                .chain(prose.iter().copied().cycle().take(filler * 8))
+                .collect();
+            let (mut idle, mut buffered) = (
+                Scrubber::new(RuleSet::builtin()),
+                Scrubber::new(RuleSet::builtin()),
+            );
+            buffered.buffered = true;
+            let mut at = 0;
+            for &n in chunks.iter().cycle().take(64) {
+                if at >= text.len() {
+                    break;
+                }
+                let piece = &text[at..(at + n).min(text.len())];
+                at += piece.len();
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                idle.feed(piece, &mut a);
+                buffered.feed(piece, &mut b);
+                prop_assert_eq!(&a, &b);
+                prop_assert_eq!(idle.held(), buffered.held());
+            }
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            idle.feed(&text[at..], &mut a);
+            buffered.feed(&text[at..], &mut b);
+            idle.flush(&mut a);
+            buffered.flush(&mut b);
+            prop_assert_eq!(a, b);
+            prop_assert_eq!(idle.redactions(), buffered.redactions());
         }
     }
 
