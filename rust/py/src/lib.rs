@@ -153,16 +153,34 @@ impl Scrubber {
         }
         let (inner, out) = (&mut self.inner, &mut self.out);
         out.clear();
+        // While `through`, `chunk[..passed]` went out unchanged and is not in `out`.
+        let (mut through, mut passed) = (true, 0);
+        let mut step = |piece: &[u8], out: &mut Vec<u8>| {
+            if !through {
+                inner.feed(piece, out);
+            } else if inner.feed_through(piece, out) {
+                passed += piece.len();
+            } else {
+                through = false;
+                out.splice(0..0, chunk[..passed].iter().copied());
+            }
+        };
         if chunk.len() < DETACH_AT {
-            inner.feed(chunk, out);
+            step(chunk, out);
         } else {
             for piece in chunk.chunks(SIGNAL_EVERY) {
-                py.detach(|| inner.feed(piece, out));
+                py.detach(|| step(piece, out));
                 py.check_signals()?;
             }
         }
         if end {
             inner.flush(out);
+        }
+        if through && out.is_empty() {
+            return Ok(true);
+        }
+        if through {
+            out.splice(0..0, chunk[..passed].iter().copied());
         }
         Ok(out[..] == *chunk)
     }

@@ -22,9 +22,52 @@ use super::ruleset::{Rule, RuleSet, SecretCache};
 /// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
 const SLICE: usize = 64 * 1024;
 
+/// Where [`Scrubber::feed_into`] writes: `out`, or, while everything fed went out
+/// unchanged and unheld, nowhere yet (`unwritten` is the chunk, of which the first
+/// `passed` bytes went out so; the first other output writes them first).
+struct Lazy<'o, 'c> {
+    out: &'o mut Vec<u8>,
+    unwritten: Option<&'c [u8]>,
+    passed: usize,
+}
+
+impl<'o> Lazy<'o, '_> {
+    fn written(out: &'o mut Vec<u8>) -> Lazy<'o, 'static> {
+        Lazy {
+            out,
+            unwritten: None,
+            passed: 0,
+        }
+    }
+
+    /// `held` (bytes held back before) and then `piece` went out as they came. While
+    /// nothing is written they are the chunk's next bytes: what was held came from it.
+    fn pass(&mut self, held: &[u8], piece: &[u8]) {
+        match self.unwritten {
+            Some(_) => self.passed += held.len() + piece.len(),
+            None => {
+                self.out.extend_from_slice(held);
+                self.out.extend_from_slice(piece);
+            }
+        }
+    }
+
+    /// The output, the bytes passed so far written into it first.
+    fn vec(&mut self) -> &mut Vec<u8> {
+        if let Some(chunk) = self.unwritten.take() {
+            self.out.extend_from_slice(&chunk[..self.passed]);
+        }
+        self.out
+    }
+}
+
 /// The shortest slice fed without a copy when nothing is held (see
 /// [`Scrubber::feed_idle`]): below it the copy costs less than the bookkeeping.
 const IDLE_MIN: usize = 4096;
+
+/// The most bytes held back for [`Scrubber::feed_idle`] to still read the next slice
+/// in place (a keyword's first bytes, or a run that may come before one).
+const HELD_MAX: usize = 256;
 
 /// Bytes past its keyword a new candidate is fed when it is found (see
 /// [`Scrubber::add_keyword_candidate`]).
@@ -114,6 +157,8 @@ pub struct Scrubber {
     /// The space that finds `secret…` groups, of the last rule that used it.
     pub(super) secret: Option<SecretCache>,
     pub(super) scratch: Vec<StateID>,
+    /// The held bytes and the start of the next slice (see [`Scrubber::feed_idle`]).
+    pub(super) bridge: Vec<u8>,
     /// `(end, from, n)`: the last scan, of `from..end`, found that its last `n` bytes
     /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
     pub(super) pending: Option<(u64, u64, usize)>,
@@ -314,6 +359,7 @@ impl Scrubber {
             verdicts: vec![Verdict::default(); n],
             secret: None,
             scratch: Vec::new(),
+            bridge: Vec::new(),
             pending: None,
             #[cfg(test)]
             plain: false,
@@ -328,12 +374,35 @@ impl Scrubber {
 
     /// Scrub the next chunk; append to `out` every byte that is now safe to emit.
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<u8>) {
+        self.feed_into(chunk, &mut Lazy::written(out));
+    }
+
+    /// Feed `chunk` as [`Scrubber::feed`] does. When nothing is held before it and all
+    /// of it goes out unchanged with nothing held after it (clean text), nothing is
+    /// appended to `out` and the result is true: the output is `chunk` itself, never
+    /// copied. Otherwise the output is appended and the result is false.
+    pub fn feed_through(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> bool {
+        let mut lazy = Lazy {
+            out,
+            unwritten: (self.held() == 0).then_some(chunk),
+            passed: 0,
+        };
+        self.feed_into(chunk, &mut lazy);
+        if lazy.unwritten.is_some() && self.held() == 0 {
+            return true;
+        }
+        // What went out unchanged, with its tail held back.
+        lazy.vec();
+        false
+    }
+
+    fn feed_into(&mut self, chunk: &[u8], out: &mut Lazy<'_, '_>) {
         // Large chunks are taken a slice at a time: the output is the same (that is the
         // point of the design), and the candidates in flight stay few and cache-warm.
         for piece in chunk.chunks(SLICE) {
             if !self.feed_idle(piece, out) {
                 self.buf.extend_from_slice(piece);
-                self.process(out, false);
+                self.process(out.vec(), false);
             }
         }
     }
@@ -345,11 +414,12 @@ impl Scrubber {
     /// takes them. The output and the state after are those of the usual way
     /// (buffer, scan, resolve, emit); false when the scrubber is not idle or `piece`
     /// too short to repay it (nothing done).
-    fn feed_idle(&mut self, piece: &[u8], out: &mut Vec<u8>) -> bool {
+    fn feed_idle(&mut self, piece: &[u8], out: &mut Lazy<'_, '_>) -> bool {
         let start = self.end();
         let context = self.set.context;
-        let idle = self.emitted == start
-            && self.scanned == start
+        let held = (start - self.emitted) as usize;
+        let idle = self.scanned == start
+            && held <= HELD_MAX
             && self.cands.is_empty()
             && self.swallow.is_none();
         #[cfg(test)]
@@ -360,15 +430,34 @@ impl Scrubber {
             return false;
         }
         let end = start + piece.len() as u64;
+        let from = self.scan_from();
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
+        // What the scan would read before `piece` (a keyword's first bytes, held):
+        // the hits starting there, found on it and enough of `piece` for any keyword
+        // and the bytes a dense block's checks read past its start.
+        let before = (start - from) as usize;
+        if before > 0 {
+            let reach = (self.set.prefilter.max_len() + KILL_READS).min(piece.len());
+            let mut bridge = std::mem::take(&mut self.bridge);
+            bridge.clear();
+            bridge.extend_from_slice(&self.buf[(from - self.base) as usize..]);
+            bridge.extend_from_slice(&piece[..reach]);
+            self.prefilter_pass(&bridge, &mut hits);
+            self.bridge = bridge;
+            hits.retain(|&(_, at)| at < before);
+        }
+        let first = hits.len();
         let pending = self.prefilter_pass(piece, &mut hits);
+        for hit in &mut hits[first..] {
+            hit.1 += before;
+        }
         self.pending = pending.map(|n| (end, start, n));
         self.scanned = end;
         if !hits.is_empty() {
             self.buf.extend_from_slice(piece);
-            self.take_hits(hits, start, start);
-            self.process(out, false);
+            self.take_hits(hits, from, start);
+            self.process(out.vec(), false);
             return true;
         }
         self.hits = hits;
@@ -382,12 +471,15 @@ impl Scrubber {
         let run = self.set.before_runs.longest(&piece[..hold]);
         if run == hold && hold > 0 {
             self.buf.extend_from_slice(piece);
-            self.process(out, false);
+            self.process(out.vec(), false);
             return true;
         }
         self.resume = Some((end, start + hold as u64));
         let limit = hold - run;
-        out.extend_from_slice(&piece[..limit]);
+        out.pass(
+            &self.buf[(self.emitted - self.base) as usize..],
+            &piece[..limit],
+        );
         let keep = limit.saturating_sub(context);
         if keep > 0 {
             self.buf.clear();
@@ -531,15 +623,7 @@ impl Scrubber {
         if self.scanned >= end {
             return;
         }
-        let from = match self.resume {
-            Some((at, from)) if at == self.scanned => from,
-            _ => {
-                let overlap = self.set.prefilter.max_len() as u64 - 1;
-                self.scanned.saturating_sub(overlap)
-            }
-        }
-        .max(self.base)
-        .max(self.emitted);
+        let from = self.scan_from();
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
         let buf = std::mem::take(&mut self.buf);
@@ -552,6 +636,20 @@ impl Scrubber {
             return;
         }
         self.take_hits(hits, from, scanned);
+    }
+
+    /// Where the next scan starts: where the last one left a keyword possibly
+    /// arriving, or a keyword's length before its end; never before what went out.
+    fn scan_from(&self) -> u64 {
+        match self.resume {
+            Some((at, from)) if at == self.scanned => from,
+            _ => {
+                let overlap = self.set.prefilter.max_len() as u64 - 1;
+                self.scanned.saturating_sub(overlap)
+            }
+        }
+        .max(self.base)
+        .max(self.emitted)
     }
 
     /// The prefilter's hits in `hay` (into `hits`) and how much of its end could
@@ -1223,32 +1321,39 @@ pub fn scrub(set: &Arc<RuleSet>, text: &[u8]) -> Vec<u8> {
 
 /// Scrub a whole text, borrowing it back when nothing in it changes (the common case
 /// for clean text: no output buffer is built, so a caller can hand back its input).
-/// The output is that of [`scrub`]; it is built a slice at a time and compared with
-/// the input until the first change, then copied from there on.
+/// The output is that of [`scrub`]; a slice that goes out unchanged is not copied (see
+/// [`Scrubber::feed_through`]), others are compared with the input until the first
+/// change, then copied from there on.
 pub fn scrub_cow<'a>(set: &Arc<RuleSet>, text: &'a [u8]) -> Cow<'a, [u8]> {
     let mut s = Scrubber::new(Arc::clone(set));
     let mut piece = Vec::new();
     // Until `out` exists, the output so far is `text[..same]`.
     let mut same = 0usize;
     let mut out: Option<Vec<u8>> = None;
-    let mut take = |piece: &[u8]| match &mut out {
+    let take = |piece: &[u8], same: &mut usize, out: &mut Option<Vec<u8>>| match out {
         Some(o) => o.extend_from_slice(piece),
-        None if text[same..].starts_with(piece) => same += piece.len(),
+        None if text[*same..].starts_with(piece) => *same += piece.len(),
         None => {
             let mut o = Vec::with_capacity(text.len() + 64);
-            o.extend_from_slice(&text[..same]);
+            o.extend_from_slice(&text[..*same]);
             o.extend_from_slice(piece);
-            out = Some(o);
+            *out = Some(o);
         }
     };
     for chunk in text.chunks(SLICE) {
         piece.clear();
-        s.feed(chunk, &mut piece);
-        take(&piece);
+        if out.is_some() {
+            s.feed(chunk, &mut piece);
+        } else if s.feed_through(chunk, &mut piece) {
+            // Nothing held before it, nothing changed so far: `same` is where it starts.
+            same += chunk.len();
+            continue;
+        }
+        take(&piece, &mut same, &mut out);
     }
     piece.clear();
     s.flush(&mut piece);
-    take(&piece);
+    take(&piece, &mut same, &mut out);
     match out {
         Some(o) => Cow::Owned(o),
         None if same == text.len() => Cow::Borrowed(text),
@@ -1362,7 +1467,8 @@ mod tests {
                 .chain(text.iter().copied())
                 .chain(prose.iter().copied().cycle().take(filler * 8))
                 .collect();
-            let (mut idle, mut buffered) = (
+            let (mut idle, mut buffered, mut through) = (
+                Scrubber::new(RuleSet::builtin()),
                 Scrubber::new(RuleSet::builtin()),
                 Scrubber::new(RuleSet::builtin()),
             );
@@ -1374,11 +1480,20 @@ mod tests {
                 }
                 let piece = &text[at..(at + n).min(text.len())];
                 at += piece.len();
-                let (mut a, mut b) = (Vec::new(), Vec::new());
+                let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), b"before".to_vec());
                 idle.feed(piece, &mut a);
                 buffered.feed(piece, &mut b);
                 prop_assert_eq!(&a, &b);
                 prop_assert_eq!(idle.held(), buffered.held());
+                // Through: nothing written when the output is the piece itself.
+                let same = buffered.held() == 0 && b == piece;
+                if through.feed_through(piece, &mut c) {
+                    prop_assert!(same);
+                    prop_assert_eq!(&c, b"before");
+                } else {
+                    prop_assert_eq!(&c[6..], &b[..]);
+                }
+                prop_assert_eq!(through.held(), buffered.held());
             }
             let (mut a, mut b) = (Vec::new(), Vec::new());
             idle.feed(&text[at..], &mut a);
@@ -1388,6 +1503,67 @@ mod tests {
             prop_assert_eq!(a, b);
             prop_assert_eq!(idle.redactions(), buffered.redactions());
         }
+    }
+
+    /// A keyword or credential cut anywhere between two slices read in place: the
+    /// second slice's scan starts in the first one's held tail, and every call's
+    /// output and hold-back are those of buffered slices.
+    #[test]
+    fn idle_slices_cut_inside_keywords_equal_buffered_ones() {
+        let prose = b"The build passed; next, the docs (see README.md) and 42 tests.\n";
+        let filler = prose.repeat(80);
+        for unit in UNITS {
+            for cut in 0..=unit.len() {
+                let first = [&filler[..], &unit.as_bytes()[..cut]].concat();
+                let second = [&unit.as_bytes()[cut..], &b" done\n"[..], &filler[..]].concat();
+                let (mut idle, mut buffered) = (
+                    Scrubber::new(RuleSet::builtin()),
+                    Scrubber::new(RuleSet::builtin()),
+                );
+                buffered.buffered = true;
+                for piece in [&first, &second] {
+                    let (mut a, mut b) = (Vec::new(), Vec::new());
+                    idle.feed(piece, &mut a);
+                    buffered.feed(piece, &mut b);
+                    assert!(a == b, "{unit:?} cut at {cut}: outputs differ");
+                    assert_eq!(idle.held(), buffered.held(), "{unit:?} cut at {cut}");
+                }
+                assert_eq!(
+                    idle.redactions(),
+                    buffered.redactions(),
+                    "{unit:?} cut at {cut}"
+                );
+            }
+        }
+    }
+
+    /// Clean text goes through without a byte written; a credential in its second
+    /// slice writes the first slice, unchanged, before its own output.
+    #[test]
+    fn clean_text_goes_through_unwritten() {
+        // Slices end in `t`, `d`, `s` (keywords' first letters, held back), and the
+        // slice after each takes them out.
+        let line = b"The build passed; next, the docs (see README.md) and 42 tests.\n";
+        let clean = line.repeat(150_000 / line.len());
+        let mut s = Scrubber::new(RuleSet::builtin());
+        let mut out = Vec::new();
+        assert!(s.feed_through(&clean, &mut out));
+        assert!(out.is_empty());
+        // Cut in a word, the tail held back: the rest written, unchanged.
+        let mut s = Scrubber::new(RuleSet::builtin());
+        assert!(!s.feed_through(&clean[..100_001], &mut out));
+        assert!(s.held() > 0);
+        assert_eq!(&out[..], &clean[..100_001 - s.held()]);
+        out.clear();
+        let token = b" ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5 ";
+        let mut dirty = clean.clone();
+        dirty.splice(90_000..90_000, token.iter().copied());
+        let mut s = Scrubber::new(RuleSet::builtin());
+        assert!(!s.feed_through(&dirty, &mut out));
+        s.flush(&mut out);
+        assert_eq!(out, scrubbed(&dirty, dirty.len(), true));
+        assert_eq!(&out[..90_000], &clean[..90_000]);
+        assert_ne!(out, dirty);
     }
 
     /// A candidate that would take its state after its first bytes from an earlier
