@@ -294,19 +294,24 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
                     f._mm512_and_si512(look(0, h0), look(1, v2)),
                     f._mm512_and_si512(look(2, h2), look(3, v4)),
                 );
-                for (flags, keep, parity) in [(even, even_keep, 0), (odd, odd_keep, 1)] {
-                    let mut flagged = bw._mm512_test_epi16_mask(flags, flags) & keep;
-                    if flagged == 0 {
-                        continue;
-                    }
+                let even_flagged = bw._mm512_test_epi16_mask(even, even) & even_keep;
+                let odd_flagged = bw._mm512_test_epi16_mask(odd, odd) & odd_keep;
+                if even_flagged | odd_flagged == 0 {
+                    continue;
+                }
+                for (flags, mut flagged, parity) in [(even, even_flagged, 0), (odd, odd_flagged, 1)]
+                {
                     let flags: [u16; 32] = bytemuck::cast(flags);
                     while flagged != 0 {
                         let i = flagged.trailing_zeros() as usize;
                         flagged &= flagged - 1;
                         let off = 2 * i + parity;
-                        let word = u32::from_le_bytes(
-                            [0, 1, 2, 3].map(|k| bytes[off + k].to_ascii_lowercase()),
-                        );
+                        let word = lowercase(u32::from_le_bytes([
+                            bytes[off],
+                            bytes[off + 1],
+                            bytes[off + 2],
+                            bytes[off + 3],
+                        ]));
                         let room = hay.len() - (p + off);
                         let mut bits = flags[i];
                         while bits != 0 {
@@ -327,6 +332,16 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
         }
         count
     }
+}
+
+/// The four bytes of `w` with ASCII letters lowercased.
+#[inline(always)]
+fn lowercase(w: u32) -> u32 {
+    // Per byte: ASCII (high bit clear) and within `A..=Z` once 0x25 and 0x3f are added
+    // to its low seven bits (past `Z`, and from `A`, each carry into the high bit).
+    let low = w & 0x7f7f_7f7f;
+    let upper = (low.wrapping_add(0x3f3f_3f3f) ^ low.wrapping_add(0x2525_2525)) & !w & 0x8080_8080;
+    w | (upper >> 2)
 }
 
 /// The first 64 bytes of `bytes` as a register.
@@ -381,6 +396,18 @@ mod tests {
         }
         for b in 0x20..0x40u8 {
             assert_eq!(class(b), b);
+        }
+    }
+
+    #[test]
+    fn words_lowercase_as_their_bytes_do() {
+        for b in 0..=255u8 {
+            for at in 0..4 {
+                let mut bytes = *b"Ab9~";
+                bytes[at] = b;
+                let want = u32::from_le_bytes(bytes.map(|b| b.to_ascii_lowercase()));
+                assert_eq!(lowercase(u32::from_le_bytes(bytes)), want, "{bytes:?}");
+            }
         }
     }
 
