@@ -600,14 +600,20 @@ impl Scrubber {
             return true;
         };
         let class = self.set.rules[rule as usize].overflow;
-        while self.emitted < end {
-            let b = self.byte(self.emitted);
-            // UTF-8 continuation bytes go with the character the overflow cut.
-            if !(0x80..0xC0).contains(&b) && !class.is_some_and(|c| c.contains(b)) {
-                break;
-            }
-            self.emitted += 1;
+        // The bytes swallowed: the class's, and UTF-8 continuation bytes (they go with
+        // the character the overflow cut). A table, read a byte at a time over the
+        // slice (a storm that overflows is swallowed whole, megabytes of it).
+        let mut swallows = [false; 256];
+        for (b, s) in swallows.iter_mut().enumerate() {
+            let b = b as u8;
+            *s = (0x80..0xC0).contains(&b) || class.is_some_and(|c| c.contains(b));
         }
+        let rest = &self.buf[(self.emitted - self.base) as usize..(end - self.base) as usize];
+        let n = rest
+            .iter()
+            .position(|&b| !swallows[usize::from(b)])
+            .unwrap_or(rest.len());
+        self.emitted += n as u64;
         if self.emitted == end && !eof {
             self.scanned = self.scanned.max(end);
             return false;
