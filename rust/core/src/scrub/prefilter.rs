@@ -1545,18 +1545,26 @@ pub(crate) fn layout(
     // How often a bucket with these places flags a position of ordinary lowercased
     // text, under the byte frequencies of `frequency` (no upper-case letter occurs in
     // lowercased text).
-    let lowered: Vec<u8> = (0..=255u8).filter(|c| !c.is_ascii_uppercase()).collect();
-    let total: f64 = lowered.iter().map(|&c| frequency(c)).sum();
+    // Per nibble pair, or per class: the frequency of the bytes that have it.
+    let mut mass = [[0f64; 16]; 16];
+    let mut class_mass = [0f64; 64];
+    for c in (0..=255u8).filter(|c| !c.is_ascii_uppercase()) {
+        mass[usize::from(c & 15)][usize::from(c >> 4)] += frequency(c);
+        if let Model::Classes(class) = model {
+            class_mass[usize::from(class[usize::from(c)])] += frequency(c);
+        }
+    }
+    let total: f64 = mass.iter().flatten().sum();
+    let bits = |m: u64| (0..64).filter(move |&n| m >> n & 1 == 1);
     let flags = |places: &[Place]| -> f64 {
         places
             .iter()
-            .map(|&place| {
-                lowered
-                    .iter()
-                    .filter(|&&c| model.admits(place, c))
-                    .map(|&c| frequency(c))
-                    .sum::<f64>()
-                    / total
+            .map(|&(a, b)| {
+                let admitted: f64 = match model {
+                    Model::Nibbles => bits(a).flat_map(|l| bits(b).map(move |h| mass[l][h])).sum(),
+                    Model::Classes(_) => bits(a).map(|c| class_mass[c]).sum(),
+                };
+                admitted / total
             })
             .product()
     };
