@@ -79,6 +79,11 @@ const WARM: u64 = 16;
 
 /// The longest path a [`Memo`] keeps, and how many it keeps.
 const MEMO: usize = 128;
+
+/// The longest match a [`Verdict`] keeps: a credential printed again and again (an AWS
+/// session token of ~300 bytes in every line of a log) is judged once, not each time
+/// through its `secret` group's backtracker (~150 instructions a byte).
+const VERDICT_MAX: usize = 1024;
 const PATHS: usize = 4;
 // A dense block trusts a [`Kill`] to read no further (see `prefilter::repeat`).
 const _: () = assert!(MEMO <= KILL_READS);
@@ -944,7 +949,7 @@ impl Scrubber {
                             || (rule.info.tier == Tier::Context && is_placeholder(value, after))
                             || (rule.info.tier != Tier::Literal && is_filler(value));
                         let span = (!rejected).then(|| (span.0 - start, span.1 - start));
-                        if text.len() <= MEMO {
+                        if text.len() <= VERDICT_MAX {
                             let v = &mut self.verdicts[rule_ix];
                             v.text.clear();
                             v.text.extend_from_slice(text);
@@ -1540,6 +1545,40 @@ mod tests {
                     "{unit:?} cut at {cut}"
                 );
             }
+        }
+    }
+
+    /// A long match seen again (an AWS session token in every line) takes the verdict
+    /// of the last one; one followed by another byte, or another token, is judged
+    /// afresh: every line comes out as scrubbing it alone gives.
+    #[test]
+    fn long_matches_judged_again_are_judged_alike() {
+        let token = |seed: u8| -> String {
+            (0..280 + 20 * u32::from(seed))
+                .map(|i| b"AbCd0123+/xyzQRS"[((i * 7 + u32::from(seed)) % 16) as usize] as char)
+                .collect()
+        };
+        let lines = [
+            format!("aws_session_token = {}\n", token(1)),
+            format!("aws_session_token = {}\n", token(1)),
+            format!("aws_session_token = {}\t\n", token(1)),
+            format!("aws_session_token = {}\n", token(2)),
+            format!("aws_session_token = {}\n", token(1)),
+            "aws_session_token = short\n".to_string(),
+        ];
+        let text = lines.concat().repeat(5);
+        let want: Vec<u8> = lines
+            .iter()
+            .flat_map(|line| scrubbed(line.as_bytes(), line.len(), true))
+            .collect::<Vec<u8>>()
+            .repeat(5);
+        assert!(String::from_utf8_lossy(&want)
+            .contains("aws_session_token = [REDACTED:aws-session-token]\n"));
+        for chunk in [text.len(), 4096, 97, 7] {
+            assert!(
+                scrubbed(text.as_bytes(), chunk, false) == want,
+                "chunks of {chunk}"
+            );
         }
     }
 
