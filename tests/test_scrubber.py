@@ -110,6 +110,24 @@ def test_unchanged_input_is_handed_back_as_is():
     assert s.feed("p_ no") + s.flush() == "ghp_ no"
 
 
+def test_large_chunks_are_handed_back_or_scrubbed_whole():
+    """A chunk longer than the binding's 8 MiB signal slice: handed back when clean,
+    and when a credential sits past the first slice, the first slice (which went out
+    unchanged, unwritten) comes out in front of the redaction."""
+    line = "def main():\n    print('hello, world')\n"
+    clean = line * (9 * 2**20 // len(line) + 1)
+    s = Scrubber()
+    assert s.feed(clean) is clean
+    data = clean.encode()
+    assert s.feed_bytes(data) is data
+    dirty = clean + f"GITHUB_TOKEN={GHP}\n" + line
+    want = clean + "GITHUB_TOKEN=[REDACTED:github-pat]\n" + line
+    s = Scrubber()
+    assert s.feed(dirty) + s.flush() == want
+    s = Scrubber()
+    assert (s.feed_bytes(dirty.encode()) + s.flush_bytes()).decode() == want
+
+
 @given(st.text(alphabet="ghp_AKIsk-xob:/ \nab", max_size=60))
 @settings(max_examples=200, deadline=None)
 def test_d2_handing_back_the_input_keeps_split_invariance(text):
