@@ -288,3 +288,23 @@ fn jwt_in_a_json_string_stops_at_an_escaped_newline() {
     );
     assert_eq!(streamed(text.as_bytes(), &[1]), whole(text.as_bytes()));
 }
+
+/// After an overflow, the swallow takes the overflow class and the UTF-8 continuation
+/// bytes of the character the cut went through, and stops at the next character: the
+/// output stays valid UTF-8, whole or in 1-byte chunks.
+#[test]
+fn d3_overflow_swallows_the_rest_of_a_cut_character() {
+    let mut rule =
+        scrubline_core::RuleSpec::custom("ov", "tok[a-z\\x80-\\xff]+", vec!["tok".into()]);
+    rule.max_len = 16;
+    rule.overflow = "[a-z]".to_string();
+    let set = Arc::new(RuleSet::new(&[rule], &[], "[{rule}]").unwrap());
+    // The 16th byte is the first of `é`: the cut is inside it.
+    let text = "x tokabcdefghijkl\u{e9}\u{e9}\u{e9} rest".as_bytes();
+    let want = "x [ov]\u{e9}\u{e9} rest";
+    assert_eq!(String::from_utf8(scrub(&set, text)).unwrap(), want);
+    assert_eq!(
+        String::from_utf8(feed_in_chunks(&set, text, &[1])).unwrap(),
+        want
+    );
+}

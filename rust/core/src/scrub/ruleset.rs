@@ -115,6 +115,13 @@ impl ByteClass {
         Ok(Some(set))
     }
 
+    /// This class and the UTF-8 continuation bytes (0x80-0xbf): what an overflow
+    /// swallows (a continuation byte goes with the character the overflow cut).
+    pub(crate) fn with_continuations(mut self) -> ByteClass {
+        self.0[2] = u64::MAX;
+        self
+    }
+
     #[inline]
     pub(crate) fn contains(&self, b: u8) -> bool {
         self.0[usize::from(b >> 6)] & (1 << (b & 63)) != 0

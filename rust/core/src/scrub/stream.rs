@@ -17,7 +17,7 @@ use regex_automata::util::primitives::StateID;
 use super::guard::{is_filler, is_placeholder};
 use super::prefilter::{Hit, Kill, Scratch, KILL_READS};
 use super::rules::Tier;
-use super::ruleset::{Rule, RuleSet, SecretCache};
+use super::ruleset::{ByteClass, Rule, RuleSet, SecretCache};
 
 /// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
 const SLICE: usize = 64 * 1024;
@@ -604,19 +604,15 @@ impl Scrubber {
         let Some(rule) = self.swallow else {
             return true;
         };
-        let class = self.set.rules[rule as usize].overflow;
-        // The bytes swallowed: the class's, and UTF-8 continuation bytes (they go with
-        // the character the overflow cut). A table, read a byte at a time over the
-        // slice (a storm that overflows is swallowed whole, megabytes of it).
-        let mut swallows = [false; 256];
-        for (b, s) in swallows.iter_mut().enumerate() {
-            let b = b as u8;
-            *s = (0x80..0xC0).contains(&b) || class.is_some_and(|c| c.contains(b));
-        }
+        // Read over the slice (a storm that overflows is swallowed whole, megabytes of
+        // it), not a byte at a time through the stream's offsets.
+        let swallows = (self.set.rules[rule as usize].overflow)
+            .unwrap_or(ByteClass::EMPTY)
+            .with_continuations();
         let rest = &self.buf[(self.emitted - self.base) as usize..(end - self.base) as usize];
         let n = rest
             .iter()
-            .position(|&b| !swallows[usize::from(b)])
+            .position(|&b| !swallows.contains(b))
             .unwrap_or(rest.len());
         self.emitted += n as u64;
         if self.emitted == end && !eof {
