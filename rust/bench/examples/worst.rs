@@ -36,8 +36,8 @@ fn run(name: &str, text: &[u8]) -> f64 {
     mbps
 }
 
-/// KEYWORDS=1: a storm of every built-in keyword (`sk-sk-sk-…`, 4 MiB each, as
-/// written and upper-cased), summarised beside clean text.
+/// KEYWORDS=1: a storm of every built-in keyword (`sk-sk-sk-…`, 4 MiB each or
+/// SIZE_MIB, as written and upper-cased), summarised beside clean text.
 fn every_keyword() {
     let clean = run("clean corpus", &corpus(4 << 20, None).0);
     let mut keywords: Vec<String> = scrubline_core::scrub::rules::builtin()
@@ -46,11 +46,18 @@ fn every_keyword() {
         .collect();
     keywords.sort();
     keywords.dedup();
+    // SIZE_MIB: the size of each storm (4 by default).
+    let mib: usize = std::env::var("SIZE_MIB").map_or(4, |v| v.parse().expect("SIZE_MIB"));
     // Only the storms WORST asks for are built (4 MiB each).
     let rates: Vec<(f64, String)> = keywords
         .iter()
         .filter(|k| wanted(&format!("storm {k:?}")))
-        .map(|k| (run(&format!("storm {k:?}"), &repeat(k, 4 << 20)), k.clone()))
+        .map(|k| {
+            (
+                run(&format!("storm {k:?}"), &repeat(k, mib << 20)),
+                k.clone(),
+            )
+        })
         .collect();
     summarise("keyword storms", clean, rates);
 }
@@ -63,8 +70,10 @@ fn summarise(what: &str, clean: f64, mut rates: Vec<(f64, String)>) {
     }
     rates.sort_by(|a, b| a.0.total_cmp(&b.0));
     let median = rates[rates.len() / 2].0;
+    let half = rates.iter().filter(|r| r.0 >= clean / 2.0).count();
     println!(
-        "{} {what}: median {median:.0} MB/s ({:.2}x clean {clean:.0} MB/s); slowest:",
+        "{} {what}: median {median:.0} MB/s ({:.2}x clean {clean:.0} MB/s), {half} at \
+         0.5x clean or more; slowest:",
         rates.len(),
         median / clean
     );
@@ -74,13 +83,15 @@ fn summarise(what: &str, clean: f64, mut rates: Vec<(f64, String)>) {
 }
 
 /// FUZZ=1: the text of every input of the `scrub_chunks` fuzz corpus (after its control
-/// bytes), repeated to 1 MiB, summarised beside clean text.
+/// bytes), repeated to 1 MiB (SIZE_MIB), summarised beside clean text.
 fn fuzz_corpus() {
     let clean = run("clean corpus", &corpus(4 << 20, None).0);
     let dir = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../fuzz/corpus/scrub_chunks"
     );
+    // SIZE_MIB: each input repeated to that many MiB (1 by default; more for a profiler).
+    let mib: usize = std::env::var("SIZE_MIB").map_or(1, |v| v.parse().expect("SIZE_MIB"));
     let mut rates: Vec<(f64, String)> = Vec::new();
     for entry in std::fs::read_dir(dir).expect("the fuzz corpus") {
         let path = entry.expect("a corpus entry").path();
@@ -90,12 +101,20 @@ fn fuzz_corpus() {
         if data.len() <= skip {
             continue;
         }
-        let text: Vec<u8> = data[skip..].iter().copied().cycle().take(1 << 20).collect();
         let name = path
             .file_name()
             .expect("a name")
             .to_string_lossy()
             .into_owned();
+        if !wanted(&name) {
+            continue;
+        }
+        let text: Vec<u8> = data[skip..]
+            .iter()
+            .copied()
+            .cycle()
+            .take(mib << 20)
+            .collect();
         rates.push((run(&name, &text), name));
     }
     summarise("fuzz inputs", clean, rates);
