@@ -452,7 +452,7 @@ impl Gates {
     }
 }
 
-const BLOCK: usize = 4096;
+pub(crate) const BLOCK: usize = 4096;
 /// The most bytes a chain of [`Walk::record`] reads: [`CHAINS`] of them take a dense
 /// block and its remainder ([`BLOCK`] + [`BLOCK`] / 4, and a keyword length either
 /// side) at once; [`Dense::find`] walks a longer span in pieces.
@@ -1140,20 +1140,26 @@ impl Prefilter {
         hits: &mut Vec<Hit>,
         dense_before: &mut bool,
     ) -> Option<usize> {
-        self.find_gated(hay, scratch, hits, dense_before, (true, None))
+        self.find_gated(hay, scratch, hits, dense_before, (true, None, usize::MAX))
+            .0
     }
 
     /// [`Prefilter::find`]; `gated` false: dense blocks report every hit too (the
     /// reference the gates must equal, in tests); `kill`: dense blocks also drop the
-    /// hits it judges dead.
+    /// hits it judges dead. `most`: the search stops after the block in which the
+    /// hits reported reach that many, before the end of `hay`; it then returns, second,
+    /// the offset it stopped at: every hit that ends by it has been reported (and
+    /// some that do not). A pass that stops returns no pending length.
     pub(crate) fn find_gated(
         &self,
         hay: &[u8],
         scratch: &mut Scratch,
         hits: &mut Vec<Hit>,
         dense_before: &mut bool,
-        (gated, kill): (bool, Option<Kill<'_>>),
-    ) -> Option<usize> {
+        (gated, kill, most): (bool, Option<Kill<'_>>, usize),
+    ) -> (Option<usize>, Option<usize>) {
+        let first = hits.len();
+        let mut stopped = None;
         let Scratch {
             lower,
             chains,
@@ -1180,7 +1186,14 @@ impl Prefilter {
                 let mut at = 0;
                 while at < hay.len() {
                     // Teddy takes four blocks at once: each call has a cost of its own.
-                    let size = if dense_block { BLOCK } else { 4 * BLOCK };
+                    // The sieve's does not, and by the block it notices a storm that
+                    // begins after one block's hits (~1,000 in a storm of `token`)
+                    // have gone to the scrubber, not four.
+                    let size = if dense_block || sieve.is_some() {
+                        BLOCK
+                    } else {
+                        4 * BLOCK
+                    };
                     let mut to = (at + size).min(hay.len());
                     // A remainder too short to judge density by (the few bytes a scan
                     // overlaps the last one by) goes with this block: alone, its
@@ -1247,6 +1260,10 @@ impl Prefilter {
                     let found = found.unwrap_or(stops);
                     dense_block = found * BLOCK >= DENSE_HITS * (to - at);
                     at = to;
+                    if hits.len() - first >= most && at < hay.len() {
+                        stopped = Some(at);
+                        break;
+                    }
                 }
                 *dense_before = dense_block;
             }
@@ -1264,7 +1281,7 @@ impl Prefilter {
                     .map(|m| (self.literal_base + m.pattern().as_u32(), m.start())),
             );
         }
-        pending
+        (pending, stopped)
     }
 }
 

@@ -8,6 +8,7 @@
 //! however it was split; `scrub(text)` is simply one chunk and a flush.
 
 use std::borrow::Cow;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -87,6 +88,18 @@ const VERDICT_MAX: usize = 1024;
 const PATHS: usize = 4;
 // A dense block trusts a [`Kill`] to read no further (see `prefilter::repeat`).
 const _: () = assert!(MEMO <= KILL_READS);
+
+/// The hits after which a scan stops, at the end of the prefilter's block that
+/// reached them, to resolve what it found before it reads on. In a storm whose
+/// every repetition matches (`pwd=pwd=…`), the first candidate overflows and the rest
+/// of the slice is swallowed: before, all of its ~16,000 hits were found and queued
+/// first, and only then dropped.
+const MOST: usize = 256;
+
+/// The hits a prefilter pass may read with their rule's DFA to teach the memo (see
+/// [`learn`]): enough for the keywords of a storm, little waste where hits are
+/// credentials that all differ.
+const LEARN: u32 = 16;
 
 /// How a candidate ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,13 +181,17 @@ pub struct Scrubber {
     /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
     pub(super) pending: Option<(u64, u64, usize)>,
     /// Tests only: every candidate is fed byte by byte through its DFA (no memo, trail,
-    /// eager feeding or rejection at the hit), the reference the shortcuts must equal.
+    /// eager feeding or rejection at the hit) and every scan reads to the end, the
+    /// reference the shortcuts must equal.
     #[cfg(test)]
     pub(super) plain: bool,
     /// Tests only: every slice is buffered before it is read ([`Scrubber::feed_idle`]
     /// off), the reference the idle path must equal call by call.
     #[cfg(test)]
     pub(super) buffered: bool,
+    /// Tests only: scans that stopped early (see [`MOST`]).
+    #[cfg(test)]
+    pub(super) stops: usize,
 }
 
 /// The states one candidate's DFA passed through, byte by byte: `states[i]` is the
@@ -370,6 +387,8 @@ impl Scrubber {
             plain: false,
             #[cfg(test)]
             buffered: false,
+            #[cfg(test)]
+            stops: 0,
         }
     }
 
@@ -448,18 +467,19 @@ impl Scrubber {
             bridge.clear();
             bridge.extend_from_slice(&self.buf[(from - self.base) as usize..]);
             bridge.extend_from_slice(&piece[..reach]);
-            self.prefilter_pass(&bridge, &mut hits);
+            self.prefilter_pass(&bridge, &mut hits, usize::MAX);
             self.bridge = bridge;
             hits.retain(|&(_, at)| at < before);
         }
         let first = hits.len();
-        let pending = self.prefilter_pass(piece, &mut hits);
+        let (pending, stopped) = self.prefilter_pass(piece, &mut hits, MOST);
+        let upto = self.cut_at(&mut hits, first, stopped, piece.len());
         for hit in &mut hits[first..] {
             hit.1 += before;
         }
         self.pending = pending.map(|n| (end, start, n));
-        self.scanned = end;
-        if !hits.is_empty() {
+        self.scanned = start + upto as u64;
+        if !hits.is_empty() || self.scanned < end {
             self.buf.extend_from_slice(piece);
             self.take_hits(hits, from, start);
             self.process(out.vec(), false);
@@ -550,8 +570,8 @@ impl Scrubber {
     }
 
     /// Whether the shortcuts that decide candidates without feeding them (memo, trail,
-    /// eager feeding, rejection at the hit) are on: always, but in the tests that
-    /// compare them with plain feeding.
+    /// eager feeding, rejection at the hit) and scans that stop early are on: always,
+    /// but in the tests that compare them with plain feeding.
     #[inline]
     fn shortcuts(&self) -> bool {
         #[cfg(test)]
@@ -576,14 +596,19 @@ impl Scrubber {
 
     fn process(&mut self, out: &mut Vec<u8>, eof: bool) {
         let end = self.end();
+        // A scan may stop short (see [`MOST`]): what it found is resolved before the
+        // scan goes on (candidates from bytes not yet scanned are left waiting).
         loop {
             if !self.swallow_overflow(end, eof) {
                 break;
             }
-            self.scan(end);
-            if !self.resolve(out, end, eof) {
+            if self.resolve(out, end, eof) {
+                continue;
+            }
+            if self.scanned >= end {
                 break;
             }
+            self.scan(end);
         }
         let mut limit = self.cands.front().map_or(end, |c| c.start);
         if self.swallow.is_some() {
@@ -634,10 +659,14 @@ impl Scrubber {
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
         let buf = std::mem::take(&mut self.buf);
-        let pending = self.prefilter_pass(&buf[(from - self.base) as usize..], &mut hits);
+        let hay = &buf[(from - self.base) as usize..];
+        // Plain feeding (tests) scans to the end: the reference for stopping early.
+        let most = if self.shortcuts() { MOST } else { usize::MAX };
+        let (pending, stopped) = self.prefilter_pass(hay, &mut hits, most);
+        let upto = self.cut_at(&mut hits, 0, stopped, hay.len());
         self.buf = buf;
         self.pending = pending.map(|n| (end, from, n));
-        let scanned = std::mem::replace(&mut self.scanned, end);
+        let scanned = std::mem::replace(&mut self.scanned, from + upto as u64);
         if hits.is_empty() {
             self.hits = hits;
             return;
@@ -661,24 +690,91 @@ impl Scrubber {
 
     /// The prefilter's hits in `hay` (into `hits`) and how much of its end could
     /// still become a keyword, when it knows.
-    fn prefilter_pass(&mut self, hay: &[u8], hits: &mut Vec<Hit>) -> Option<usize> {
+    fn prefilter_pass(
+        &mut self,
+        hay: &[u8],
+        hits: &mut Vec<Hit>,
+        most: usize,
+    ) -> (Option<usize>, Option<usize>) {
         // Plain feeding (tests) takes every hit, the gates' reference. A dense block
         // also drops a hit whose bytes begin with a path its rule's DFA died on
         // unmatched (as `add_keyword_candidate` would: it costs less there, before the
         // hit is stored, sorted and read back).
+        //
+        // A hit the memo does not know is read by its rule's DFA there, a few per pass
+        // (see [`learn`]): at the start of a storm the memo is empty, and without it
+        // every hit of the first slice (~13,000 in 64 KiB of `TOKEN`) went on to the
+        // scrubber, four times the time of the fifteen slices after it.
         let gated = self.shortcuts();
-        let (set, memos) = (&*self.set, &self.memos);
+        let (set, memos) = (&*self.set, RefCell::new(&mut self.memos));
+        let (budget, fed) = (Cell::new(LEARN), Cell::new(0u64));
         let kill = |k: u32, text: &[u8]| {
             let rule = set.keyword_rule[k as usize] as usize;
-            set.rules[rule].before.is_none() && memos[rule].kills(text)
+            if set.rules[rule].before.is_some() {
+                return false;
+            }
+            let memo = &mut memos.borrow_mut()[rule];
+            if memo.kills(text) {
+                return true;
+            }
+            if budget.get() == 0 {
+                return false;
+            }
+            budget.set(budget.get() - 1);
+            let (dies, n) = learn(&set.rules[rule], memo, text);
+            fed.set(fed.get() + n);
+            dies
         };
-        set.prefilter.find_gated(
+        let found = set.prefilter.find_gated(
             hay,
             &mut self.prefilter_space,
             hits,
             &mut self.dense,
-            (gated, gated.then_some(&kill as Kill<'_>)),
-        )
+            (gated, gated.then_some(&kill as Kill<'_>), most),
+        );
+        self.work += fed.get();
+        found
+    }
+
+    /// Candidates starting before this are all known: every byte up to `end` is
+    /// scanned, or a hit yet to be found (by a scan from a keyword's length before
+    /// `scanned`) starts a candidate no earlier than this (its keyword, or the run
+    /// before it). Bytes are left unscanned by a scan that stops early (see
+    /// [`MOST`]), and between a slice's arrival and its scan.
+    fn complete(&self, end: u64) -> u64 {
+        if self.scanned >= end {
+            return u64::MAX;
+        }
+        let reach = (self.set.prefilter.max_len() + self.set.context) as u64;
+        self.scanned.saturating_sub(reach)
+    }
+
+    /// Keep of `hits` (from index `first`; offsets from where `hay` starts) those
+    /// that end by `stopped`, where a pass over `hay` stopped (see [`MOST`]): the rest
+    /// are found again by the scan from there. Returns where hits are complete.
+    fn cut_at(
+        &mut self,
+        hits: &mut Vec<Hit>,
+        first: usize,
+        stopped: Option<usize>,
+        hay: usize,
+    ) -> usize {
+        let Some(at) = stopped else { return hay };
+        #[cfg(test)]
+        {
+            self.stops += 1;
+        }
+        let pre = &self.set.prefilter;
+        let mut i = first;
+        for j in first..hits.len() {
+            let (k, h) = hits[j];
+            if h + pre.pattern(k).len() <= at {
+                hits[i] = hits[j];
+                i += 1;
+            }
+        }
+        hits.truncate(i);
+        at
     }
 
     /// Start the candidates of `hits`, found in the buffer from offset `from`; those
@@ -869,7 +965,11 @@ impl Scrubber {
     /// Decide candidates in order of their start. Returns true when an overflow was
     /// applied (the caller swallows, then comes back).
     fn resolve(&mut self, out: &mut Vec<u8>, end: u64, eof: bool) -> bool {
+        let complete = self.complete(end);
         while let Some(head) = self.cands.front().map(|c| c.start) {
+            if head >= complete {
+                return false;
+            }
             let group = self.cands.iter().take_while(|c| c.start == head).count();
             let mut undecided = false;
             for i in 0..group {
@@ -894,7 +994,9 @@ impl Scrubber {
             self.counts[label as usize] += 1;
             self.total += 1;
             self.emitted = stop;
-            let cut = self.cands.partition_point(|x| x.start < stop);
+            // Counted from the front, not searched for: the candidates counted are
+            // dropped, so the count costs one step per candidate, however many wait.
+            let cut = self.cands.iter().take_while(|x| x.start < stop).count();
             self.cands.drain(..cut);
             if c.fate == Fate::Overflow {
                 self.swallow = Some(c.rule);
@@ -976,8 +1078,17 @@ impl Scrubber {
         if c.fate == Fate::Overflow || self.set.rules[c.rule as usize].info.tier != Tier::Context {
             return Some(c.rule);
         }
-        let from = self.cands.partition_point(|x| x.start < span.0);
-        let to = self.cands.partition_point(|x| x.start <= span.0);
+        // A token candidate at the secret may be one a scan has yet to find.
+        if span.0 >= self.complete(end) {
+            return None;
+        }
+        // The candidates before the secret lie in the match, dropped with it: counted
+        // from the front (see `resolve`).
+        let from = self.cands.iter().take_while(|x| x.start < span.0).count();
+        let to = from
+            + (self.cands.iter().skip(from))
+                .take_while(|x| x.start == span.0)
+                .count();
         let mut label = c.rule;
         for i in from..to {
             if self.set.rules[self.cands[i].rule as usize].info.tier != Tier::Token {
@@ -1091,6 +1202,30 @@ impl Scrubber {
             self.base = keep_from;
         }
     }
+}
+
+/// Feed `text`, the bytes from a hit of `rule` on, to the rule's DFA as its candidate
+/// would be fed ([`run`]), up to [`MEMO`] bytes and no further than the rule's cap;
+/// where the DFA dies, `memo` keeps the path and its match. Returns whether it died
+/// unmatched (the candidate is dropped: what [`Memo::kills`] answers from then on) and
+/// the bytes fed.
+fn learn(rule: &Rule, memo: &mut Memo, text: &[u8]) -> (bool, u64) {
+    let matcher = rule.matcher().expect("keyword rules have a pattern");
+    let (dfa, mut state, mut best) = (&matcher.dfa, matcher.start, None);
+    let limit = MEMO.min(rule.max_len + 2).min(text.len());
+    for (i, &b) in text[..limit].iter().enumerate() {
+        state = dfa.next_state(state, b);
+        if dfa.is_special_state(state) {
+            if dfa.is_dead_state(state) || dfa.is_quit_state(state) {
+                memo.keep(&text[..=i], best);
+                return (best.is_none(), i as u64 + 1);
+            }
+            if dfa.is_match_state(state) {
+                best = (!rule.right_guard.is_some_and(|g| g.contains(b))).then_some(i as u64);
+            }
+        }
+    }
+    (false, limit as u64)
 }
 
 /// Feed a live candidate the bytes of `buf` (whose first byte is at offset `base`)
@@ -1371,6 +1506,7 @@ pub fn scrub_cow<'a>(set: &Arc<RuleSet>, text: &'a [u8]) -> Cow<'a, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scrub::prefilter::BLOCK;
     use crate::scrub::ruleset::RuleSpec;
     use proptest::prelude::*;
 
@@ -1510,6 +1646,62 @@ mod tests {
             prop_assert_eq!(a, b);
             prop_assert_eq!(idle.redactions(), buffered.redactions());
         }
+    }
+
+    /// A scan stops after the prefilter block in which its hits reach [`MOST`] and
+    /// resolves them before it reads on: in storms whose every repetition matches
+    /// (`pwd=` overflows), or dies (`sk-`), or holds no keyword, a keyword or
+    /// credential placed across each byte of the first block's end (where the first
+    /// scan stops) is redacted as plain feeding, which scans to the end, redacts it.
+    /// The `before` run of `-us` and a context match whose secret is a token (named
+    /// after the token's rule, which fails if the token's hit is not waited for)
+    /// included.
+    #[test]
+    fn scans_stopped_early_resolve_as_whole_ones() {
+        let storms = [
+            "pwd=",
+            "token = token_157985 ",
+            "API_KEY=<your-api-key>",
+            "sk-",
+            "ab ",
+        ];
+        let inserts = [
+            "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5",
+            "GITHUB_TOKEN=ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5 ",
+            " 0123456789abcdef0123456789abcdef-us21 ",
+            " secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY ",
+        ];
+        let mut stopped = 0;
+        for storm in storms {
+            let text: Vec<u8> = storm.bytes().cycle().take(3 * BLOCK).collect();
+            for insert in inserts {
+                for back in 0..insert.len() + 8 {
+                    let at = BLOCK - back;
+                    let mut t = text.clone();
+                    t.splice(at..at, insert.bytes());
+                    let plain = scrubbed(&t, t.len(), true);
+                    let mut s = Scrubber::new(RuleSet::builtin());
+                    let mut out = Vec::new();
+                    s.feed(&t, &mut out);
+                    stopped += s.stops;
+                    s.flush(&mut out);
+                    if out != plain {
+                        let i = out.iter().zip(&plain).take_while(|(a, b)| a == b).count();
+                        let near = |t: &[u8]| {
+                            String::from_utf8_lossy(&t[i.saturating_sub(40)..(i + 60).min(t.len())])
+                                .into_owned()
+                        };
+                        panic!(
+                            "{storm:?} with {insert:?} at {at}: from byte {i}, {:?} where plain \
+                             feeding gives {:?}",
+                            near(&out),
+                            near(&plain)
+                        );
+                    }
+                }
+            }
+        }
+        assert!(stopped > 0, "no scan stopped early");
     }
 
     /// A keyword or credential cut anywhere between two slices read in place: the
