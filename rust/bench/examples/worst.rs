@@ -14,7 +14,7 @@ fn run(name: &str, text: &[u8]) -> f64 {
     let set = RuleSet::builtin();
     let mut best = f64::MAX;
     let mut out = Vec::with_capacity(text.len() + 1024);
-    let mut held_max = 0;
+    let (mut held_max, mut redactions) = (0, 0);
     for _ in 0..3 {
         let mut s = Scrubber::new(set.clone());
         out.clear();
@@ -25,11 +25,13 @@ fn run(name: &str, text: &[u8]) -> f64 {
         }
         s.flush(&mut out);
         best = best.min(t.elapsed().as_secs_f64());
+        redactions = s.redactions();
     }
     let mbps = text.len() as f64 / best / 1e6;
     if std::env::var("QUIET").is_err() {
         println!(
-            "{name:>28}: {mbps:>8.1} MB/s  out {:>10} B  max held {held_max} B",
+            "{name:>28}: {mbps:>8.1} MB/s  out {:>10} B  max held {held_max} B  \
+             {redactions} redactions",
             out.len()
         );
     }

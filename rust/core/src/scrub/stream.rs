@@ -246,6 +246,12 @@ impl Head {
 /// `secret_access_key` one rule's candidates start at `secret` and at `access_key`
 /// in turn.
 ///
+/// A path whose match its rule then rejected (a placeholder, filler, a failed
+/// validator) is kept as one without a match, except for a token's rule: a rejected
+/// match is as good as none, and `token = new_token_value1` repeated no longer sends
+/// every hit on to be matched and judged again (the verdict was kept, the hit was not
+/// dropped). A token's match may still name a context match (see `label`).
+///
 /// A path's first bytes (up to 8) are also kept as a word, so a comparison is a load, a
 /// mask and a compare for paths of up to 8 bytes: most paths of a storm
 /// (`sk-sk-`, `G` of `GSK_`), which [`Scrubber::add_keyword_candidate`] checks at each
@@ -319,6 +325,21 @@ impl Memo {
         c.pos = c.start + len as u64 - 1;
         c.fate = Fate::Done(best.map(|b| c.start + b));
         Some(len as u64)
+    }
+
+    /// The path `text` begins with, if it ends in a match `end` bytes long, is now
+    /// one whose match was rejected: it kills as a path without one does.
+    fn reject(&mut self, text: &[u8], end: u64) {
+        let word = head(text);
+        for (&(w, mask), (path, best)) in self.heads.iter().zip(&mut self.paths) {
+            let n = path.len();
+            if word & mask == w && text.len() >= n && text[..n] == path[..] {
+                if *best == Some(end) {
+                    *best = None;
+                }
+                return;
+            }
+        }
     }
 
     fn keep(&mut self, path: &[u8], best: Option<u64>) {
@@ -1055,7 +1076,16 @@ impl Scrubber {
                         }
                         span
                     };
-                let Some((from, to)) = verdict else { continue };
+                let Some((from, to)) = verdict else {
+                    // Rejected: for a rule other than a token's (whose match may still
+                    // name a context match: see `label`), as good as no match. The
+                    // path that led to it is then one that kills (see [`Memo`]).
+                    if rule.info.tier != Tier::Token {
+                        let text = &self.buf[(start - self.base) as usize..];
+                        self.memos[rule_ix].reject(text, stop - start);
+                    }
+                    continue;
+                };
                 (start + from, start + to)
             };
             let c = &self.cands[i];
@@ -1526,7 +1556,7 @@ mod tests {
     }
 
     /// Keywords and near-keywords of storms, values, breaks and whole credentials.
-    const UNITS: [&str; 31] = [
+    const UNITS: [&str; 34] = [
         "sk-",
         "SK",
         "SK-",
@@ -1558,6 +1588,9 @@ mod tests {
         "Q~",
         "7Q~",
         "0123456789abcdef",
+        "token = new_token_value1",
+        "API_KEY=<your-api-key>",
+        "password = \"<your-password>\"",
     ];
 
     /// The units `unit` (indices into [`UNITS`]) repeated to `len(one's length)`
@@ -1797,6 +1830,25 @@ mod tests {
         assert_eq!(out, scrubbed(&dirty, dirty.len(), true));
         assert_eq!(&out[..90_000], &clean[..90_000]);
         assert_ne!(out, dirty);
+    }
+
+    /// A match its rule rejects is as good as none, and the memo drops the next hit
+    /// of the same bytes, but not a token's (see `label`): a context match whose
+    /// secret is a token its own rule rejects (Twitch's 30 bytes, half of them `a`,
+    /// are filler; with `oauth:` before them they are not) is still named after the
+    /// token's rule, after the same token alone (followed by the same two bytes, so
+    /// its DFA's path is the same) taught the memo it is rejected.
+    #[test]
+    fn a_rejected_token_still_names_a_context_match() {
+        let token = "oauth:aaaaaaaaaaaaaaaa0123456789abcd";
+        let text = format!("{token}\n\ntoken={token}\n\n").repeat(40);
+        let want = format!("{token}\n\ntoken=[REDACTED:twitch-oauth-token]\n\n").repeat(40);
+        for chunk in [1, 7, 64, text.len()] {
+            for plain in [false, true] {
+                let out = scrubbed(text.as_bytes(), chunk, plain);
+                assert_eq!(String::from_utf8(out).unwrap(), want, "chunks of {chunk}");
+            }
+        }
     }
 
     /// A candidate that would take its state after its first bytes from an earlier
