@@ -623,7 +623,7 @@ impl Scrubber {
             if !self.swallow_overflow(end, eof) {
                 break;
             }
-            if self.resolve(out, end, eof) {
+            if !self.cands.is_empty() && self.resolve(out, end, eof) {
                 continue;
             }
             if self.scanned >= end {
