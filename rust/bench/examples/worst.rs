@@ -50,7 +50,7 @@ fn every_keyword() {
     keywords.dedup();
     // SIZE_MIB: the size of each storm (4 by default).
     let mib: usize = std::env::var("SIZE_MIB").map_or(4, |v| v.parse().expect("SIZE_MIB"));
-    // Only the storms WORST asks for are built (4 MiB each).
+    // Only the storms WORST asks for are built.
     let rates: Vec<(f64, String)> = keywords
         .iter()
         .filter(|k| wanted(&format!("storm {k:?}")))

@@ -1276,6 +1276,8 @@ impl Prefilter {
             }
         }
         if let Some(ac) = &self.literals {
+            // Where the search stopped, the hits that count end by the stop.
+            let hay = &hay[..stopped.unwrap_or(hay.len())];
             hits.extend(
                 ac.find_overlapping_iter(hay)
                     .map(|m| (self.literal_base + m.pattern().as_u32(), m.start())),

@@ -1686,9 +1686,9 @@ mod tests {
     /// (`pwd=` overflows), or dies (`sk-`), or holds no keyword, a keyword or
     /// credential placed across each byte of the first block's end (where the first
     /// scan stops) is redacted as plain feeding, which scans to the end, redacts it.
-    /// The `before` run of `-us` and a context match whose secret is a token (named
-    /// after the token's rule, which fails if the token's hit is not waited for)
-    /// included.
+    /// The `before` run of `-us`, a context match whose secret is a token (named
+    /// after the token's rule, which fails if the token's hit is not waited for) and
+    /// a registered literal included.
     #[test]
     fn scans_stopped_early_resolve_as_whole_ones() {
         let storms = [
@@ -1703,7 +1703,10 @@ mod tests {
             "GITHUB_TOKEN=ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5 ",
             " 0123456789abcdef0123456789abcdef-us21 ",
             " secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY ",
+            " a-registered-value-42 ",
         ];
+        let literal = b"a-registered-value-42".to_vec();
+        let set = Arc::new(RuleSet::new(&[], &[literal], "[REDACTED:{rule}]").unwrap());
         let mut stopped = 0;
         for storm in storms {
             let text: Vec<u8> = storm.bytes().cycle().take(3 * BLOCK).collect();
@@ -1712,8 +1715,8 @@ mod tests {
                     let at = BLOCK - back;
                     let mut t = text.clone();
                     t.splice(at..at, insert.bytes());
-                    let plain = scrubbed(&t, t.len(), true);
-                    let mut s = Scrubber::new(RuleSet::builtin());
+                    let plain = scrubbed_by(set.clone(), &t, t.len(), true);
+                    let mut s = Scrubber::new(set.clone());
                     let mut out = Vec::new();
                     s.feed(&t, &mut out);
                     stopped += s.stops;
