@@ -289,23 +289,29 @@ pub(super) fn head(text: &[u8]) -> u64 {
 }
 
 impl Memo {
-    /// The path `text` begins with, if any: its length and match end. (At most one
-    /// can: a path ends where the DFA died, so no path extends another.)
+    /// The path `text` begins with, if any: its slot. (At most one can: a path ends
+    /// where the DFA died, so no path extends another.)
+    #[inline]
+    fn slot(&self, text: &[u8]) -> Option<usize> {
+        let word = head(text);
+        self.heads
+            .iter()
+            .zip(&self.paths)
+            .position(|(&(w, mask), (path, _))| {
+                // A longer path is compared at its last byte first, the one that killed
+                // the DFA: in a storm the text there usually differs (`eyJ-eyJ-…!`).
+                let n = path.len();
+                word & mask == w
+                    && text.len() >= n
+                    && (n <= 8 || (text[n - 1] == path[n - 1] && text[8..n] == path[8..]))
+            })
+    }
+
+    /// The path `text` begins with, if any: its length and match end.
     #[inline]
     fn recall(&self, text: &[u8]) -> Option<(usize, Option<u64>)> {
-        let word = head(text);
-        for (&(w, mask), (path, best)) in self.heads.iter().zip(&self.paths) {
-            // A longer path is compared at its last byte first, the one that killed
-            // the DFA: in a storm the text there usually differs (`eyJ-eyJ-…!`).
-            let n = path.len();
-            if word & mask == w
-                && text.len() >= n
-                && (n <= 8 || (text[n - 1] == path[n - 1] && text[8..n] == path[8..]))
-            {
-                return Some((path.len(), *best));
-            }
-        }
-        None
+        let (path, best) = &self.paths[self.slot(text)?];
+        Some((path.len(), *best))
     }
 
     /// Whether a candidate starting at `text` (bytes that arrived from its start) dies
@@ -330,14 +336,10 @@ impl Memo {
     /// The path `text` begins with, if it ends in a match `end` bytes long, is now
     /// one whose match was rejected: it kills as a path without one does.
     fn reject(&mut self, text: &[u8], end: u64) {
-        let word = head(text);
-        for (&(w, mask), (path, best)) in self.heads.iter().zip(&mut self.paths) {
-            let n = path.len();
-            if word & mask == w && text.len() >= n && text[..n] == path[..] {
-                if *best == Some(end) {
-                    *best = None;
-                }
-                return;
+        if let Some(i) = self.slot(text) {
+            let best = &mut self.paths[i].1;
+            if *best == Some(end) {
+                *best = None;
             }
         }
     }
@@ -742,7 +744,7 @@ impl Scrubber {
                 return false;
             }
             budget.set(budget.get() - 1);
-            let (dies, n) = learn(&set.rules[rule], memo, text);
+            let (dies, n) = learn(set, rule as u32, memo, text);
             fed.set(fed.get() + n);
             dies
         };
@@ -1234,28 +1236,38 @@ impl Scrubber {
     }
 }
 
-/// Feed `text`, the bytes from a hit of `rule` on, to the rule's DFA as its candidate
-/// would be fed ([`run`]), up to [`MEMO`] bytes and no further than the rule's cap;
-/// where the DFA dies, `memo` keeps the path and its match. Returns whether it died
+/// Feed a candidate of rule `rule` at the start of `text` (the bytes from its hit on)
+/// as plain feeding does ([`run`]: no trail joined, no head), up to [`MEMO`] bytes:
+/// where its DFA dies, `memo` keeps the path and its match. Returns whether it died
 /// unmatched (the candidate is dropped: what [`Memo::kills`] answers from then on) and
 /// the bytes fed.
-fn learn(rule: &Rule, memo: &mut Memo, text: &[u8]) -> (bool, u64) {
-    let matcher = rule.matcher().expect("keyword rules have a pattern");
-    let (dfa, mut state, mut best) = (&matcher.dfa, matcher.start, None);
-    let limit = MEMO.min(rule.max_len + 2).min(text.len());
-    for (i, &b) in text[..limit].iter().enumerate() {
-        state = dfa.next_state(state, b);
-        if dfa.is_special_state(state) {
-            if dfa.is_dead_state(state) || dfa.is_quit_state(state) {
-                memo.keep(&text[..=i], best);
-                return (best.is_none(), i as u64 + 1);
-            }
-            if dfa.is_match_state(state) {
-                best = (!rule.right_guard.is_some_and(|g| g.contains(b))).then_some(i as u64);
-            }
-        }
-    }
-    (false, limit as u64)
+fn learn(set: &RuleSet, rule: u32, memo: &mut Memo, text: &[u8]) -> (bool, u64) {
+    let matcher = set.rules[rule as usize].matcher();
+    let mut c = Candidate {
+        rule,
+        start: 0,
+        pos: 0,
+        state: matcher.expect("keyword rules have a pattern").start,
+        best: None,
+        fate: Fate::Live,
+    };
+    let mut trail = Trail {
+        start: u64::MAX,
+        ..Trail::default()
+    };
+    let end = text.len().min(MEMO) as u64;
+    let mut head = Head::NONE;
+    let fed = run(
+        set,
+        text,
+        0,
+        &mut c,
+        (&mut trail, memo, &mut head),
+        &mut Vec::new(),
+        end,
+        false,
+    );
+    (c.fate == Fate::Done(None), fed)
 }
 
 /// Feed a live candidate the bytes of `buf` (whose first byte is at offset `base`)
