@@ -106,6 +106,25 @@ fn near_miss_tokens_are_left_alone() {
     }
 }
 
+/// Tokens of 130 to 250 bytes printed back to back with no separator (as a fuzzer
+/// wrote them): each runs on into the next copy and dies there, a path too long for
+/// the prefilter's kill. Every later copy is decided by the memo after a comparison,
+/// not read again by its rule's DFA (a tenth of a unit a byte; about one before),
+/// and left alone.
+#[test]
+fn long_tokens_run_together_are_judged_once() {
+    for unit in [
+        "AWS_BEARER_TOKEN_BEDROCK=ABSKfKUNdLw+9fZlH/j4DseUWTAolp3OvGZpseAa9LgkmcinCrPqejuYCd8NBt+2dml8fU9sRCPTipT0tbebVuIZqo560YNJ/W/k0ejaSTH3qUi+9oyX516wDVmZbIrMxF16Axc8=",
+        "JIRA_API=ATATT3VzexiUlQsJvz3J29zHeR8oMSTt-5mkw20U7hHQJEpVcXlewpyHbs9Udem_otCJ5q08clPiiS96hkUN3N_8TEIMqeBP3nei-C7mkmHiRXLHy0VZ5zceD1_EFRlCOK1fE55tvDqlIhloQ9s6_DM9-C4o3TSWJZ7NTiIxg-D3kcLHOTQLMS8U=4AD8ED6",
+        "CF_ORIGIN_CA=v1.0-41be5eae7ea8b1f0fff2b340-3b48a6e5538e97221380bc0b8097cc9048c3d962e60ee6c0c3feda6b4e70ab15fbbfadc4d5a7d34f962e611b2d10d43292267905228e61ea96b4026788d4fc0efb6f401b0364d9d1c3",
+    ] {
+        let text = repeat(unit, N);
+        let r = run(&text, 65536);
+        assert_eq!(r.out, text, "{}: output changed", &unit[..12]);
+        assert!(r.work <= N as u64 / 4, "{}: work {}", &unit[..12], r.work);
+    }
+}
+
 /// Candidates that never resolve: memory stays bounded by the rule's cap, the span is
 /// redacted (never released), and the work is linear.
 #[test]
