@@ -162,7 +162,9 @@ impl Scrubber {
                 passed += piece.len();
             } else {
                 through = false;
-                out.splice(0..0, chunk[..passed].iter().copied());
+                if passed > 0 {
+                    out.splice(0..0, chunk[..passed].iter().copied());
+                }
             }
         };
         if chunk.len() < DETACH_AT {
