@@ -253,6 +253,14 @@ impl Gate {
         !self.guarded(text, at) && !self.run_rules_out(text, at) && self.reads_on(text, at, len)
     }
 
+    /// The length of the run of its rule's class right before `text[at]`, when it reads
+    /// one and the run does not reach back to the start of `text` (tests).
+    #[cfg(test)]
+    pub(crate) fn run_before(&self, text: &[u8], at: usize) -> Option<usize> {
+        let run = RunBefore::walk(self.run.as_ref()?, text, at);
+        (!run.cut).then_some(run.n)
+    }
+
     /// Whether the rule's left guard blocks a hit at `text[at..]`.
     #[inline(always)]
     pub(crate) fn guarded(&self, text: &[u8], at: usize) -> bool {

@@ -703,14 +703,18 @@ impl<'g> Recent<'g> {
                 return false;
             }
         }
-        self.kill.is_none_or(|kill| !kill(k, &text[at..]))
+        let run = slot.run.filter(|r| !r.cut).map(|r| r.n);
+        self.kill.is_none_or(|kill| !kill(k, text, at, run))
     }
 }
 
-/// The caller's judgement of a hit that passed its gate, from its keyword and the
-/// bytes from its start: true when its candidate is already known to die unmatched
-/// (the stream's memo of its rule's dead paths; see `stream::Memo`).
-pub(crate) type Kill<'a> = &'a dyn Fn(u32, &[u8]) -> bool;
+/// The caller's judgement of a hit that passed its gate: `kill(k, text, at, run)` for
+/// keyword `k`'s hit at `text[at..]`, where `run` is the length of the run of its
+/// rule's class that its gate found right before it (`None` when the gate reads no
+/// run, or the run may reach back past `text`). True when its candidate (from the
+/// run's start) is already known to die unmatched (the stream's memo of its rule's
+/// dead paths; see `stream::Memo`).
+pub(crate) type Kill<'a> = &'a dyn Fn(u32, &[u8], usize, Option<usize>) -> bool;
 
 /// The gates a dense block asks, with the caller's [`Kill`], if any.
 #[derive(Clone, Copy)]
@@ -719,25 +723,27 @@ struct Gating<'a> {
     kill: Option<Kill<'a>>,
 }
 
-/// Whether a short keyword's hit at `text[at..]` (`len` bytes) passes `gate`, if any;
-/// `run` is the run before its last hit (see [`Gate::run_rules_out_after`]).
+/// Whether a short keyword's hit at `text[at..]` (`len` bytes) passes `gate`, if any,
+/// and then the caller's [`Kill`] of it (keyword `k`), if any; `run` is the run before
+/// its last hit (see [`Gate::run_rules_out_after`]).
 #[inline(always)]
 fn short_opens(
-    gate: Option<&Gate>,
+    (gate, kill): (Option<&Gate>, Option<(Kill<'_>, u32)>),
     text: &[u8],
     at: usize,
     len: usize,
     run: &mut Option<RunBefore>,
 ) -> bool {
     // (No closure: one was not inlined, 30 instructions a hit of `SKSK…`.)
-    match gate {
+    let opens = match gate {
         None => true,
         Some(g) => {
             !g.guarded(text, at)
                 && !g.run_rules_out_after(text, at, run)
                 && g.reads_on(text, at, len)
         }
-    }
+    };
+    opens && kill.is_none_or(|(kill, k)| !kill(k, text, at, run.filter(|r| !r.cut).map(|r| r.n)))
 }
 
 /// Walks a walk over [`HALVES`] keyword lengths or more goes as (see [`Walk::record`]).
@@ -1367,6 +1373,7 @@ impl Prefilter {
             let from = at + first;
             let windows = hay[from..end].windows(key.len()).enumerate();
             let gate = gates.and_then(|g| g.gates.get(*k));
+            let kill = gates.and_then(|g| g.kill).map(|kill| (kill, *k));
             let mut run = None;
             match *key {
                 [a, b] => {
@@ -1374,7 +1381,7 @@ impl Prefilter {
                     for (i, w) in windows {
                         if u16::from_le_bytes([w[0], w[1]]) == key {
                             found += 1;
-                            if short_opens(gate, hay, from + i, 2, &mut run) {
+                            if short_opens((gate, kill), hay, from + i, 2, &mut run) {
                                 space.push((*k, from + i));
                             }
                         }
@@ -1383,7 +1390,7 @@ impl Prefilter {
                 _ => {
                     for (i, _) in windows.filter(|(_, w)| *w == key) {
                         found += 1;
-                        if short_opens(gate, hay, from + i, key.len(), &mut run) {
+                        if short_opens((gate, kill), hay, from + i, key.len(), &mut run) {
                             space.push((*k, from + i));
                         }
                     }

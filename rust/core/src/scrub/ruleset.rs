@@ -843,7 +843,8 @@ mod tests {
         let mut reported = 0;
         // A caller's judgement of `token` and `AKIA` hits reading as far as one may: a
         // hit dies unless the byte there is the flaw.
-        let far = |_: u32, text: &[u8]| {
+        let far = |_: u32, text: &[u8], at: usize, _: Option<usize>| {
+            let text = &text[at..];
             (text.starts_with(b"token") || text.starts_with(b"AKIA"))
                 && text.get(KILL_READS - 1).is_some_and(|&b| b != b'!')
         };
@@ -916,15 +917,17 @@ mod tests {
     }
 
     /// The hits a dense block of `text[from..]` should report: those that their gate,
-    /// asked afresh, and `kill` (asked of keywords of three bytes or more, as dense
-    /// blocks ask it) let through.
+    /// asked afresh, and then `kill` (told the run the gate reads before the hit, if
+    /// any) let through.
     fn opened_hits(pre: &Prefilter, text: &[u8], from: usize, kill: Option<Kill<'_>>) -> Vec<Hit> {
         pre.dense_hits(text, (false, None), from)
             .into_iter()
             .filter(|&(k, at)| {
                 let len = pre.pattern(k).len();
-                pre.gate(k).is_none_or(|g| g.opens(text, at, len))
-                    && (len < 3 || kill.is_none_or(|kill| !kill(k, &text[at..])))
+                let gate = pre.gate(k);
+                let run = gate.and_then(|g| g.run_before(text, at));
+                gate.is_none_or(|g| g.opens(text, at, len))
+                    && kill.is_none_or(|kill| !kill(k, text, at, run))
             })
             .collect()
     }

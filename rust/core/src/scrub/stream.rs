@@ -733,14 +733,18 @@ impl Scrubber {
         let gated = self.shortcuts();
         let (set, memos) = (&*self.set, RefCell::new(&mut self.memos));
         let (budget, fed) = (Cell::new(LEARN), Cell::new(0u64));
-        let kill = |k: u32, text: &[u8]| {
+        let kill = |k: u32, text: &[u8], at: usize, run: Option<usize>| {
             let rule = set.keyword_rule[k as usize] as usize;
-            if set.rules[rule].before.is_some() {
-                return false;
-            }
+            // The candidate starts where `add_keyword_candidate` starts it: before
+            // the run of its rule's class, when it reads one (its gate measured it).
+            let start = match (&set.rules[rule].before, run) {
+                (None, _) => at,
+                (Some(_), Some(n)) => at - n,
+                (Some(_), None) => return false,
+            };
             // A dense block trusts a kill to read no further (see `prefilter::repeat`):
             // paths longer than that kill later, at the candidate's start.
-            let text = &text[..text.len().min(KILL_READS)];
+            let text = &text[start..text.len().min(start + KILL_READS)];
             let memo = &mut memos.borrow_mut()[rule];
             if memo.kills(text) {
                 return true;
