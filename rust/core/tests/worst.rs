@@ -125,6 +125,26 @@ fn long_tokens_run_together_are_judged_once() {
     }
 }
 
+/// A Mailchimp key and a Twilio key SID printed back to back with their names
+/// (`…cbd7c-us21MAILCHIMP_KEY=…`): no key, since the next name runs into each one.
+/// Their hits are judged in the prefilter's pass and the rest of each repeating
+/// stretch counted, not sent one by one to the scrubber to be dropped at their start
+/// (for the Mailchimp rule the judgement starts at the run of 32 hex digits before
+/// `-us`).
+#[test]
+fn keys_run_into_their_names_are_dropped_where_found() {
+    for unit in [
+        "MAILCHIMP_KEY=a8c78fb9b8e81f6b858abf27d74cbd7c-us21",
+        "TWILIO_API_KEY_SID=SK4ea30621e3581f3e9c5bb6f6ae72e04b",
+    ] {
+        let text = repeat(unit, N);
+        let r = run(&text, 65536);
+        assert_eq!(r.out, text, "{}: output changed", &unit[..12]);
+        // A unit of work a hit before (~20,000); ~200-900 now.
+        assert!(r.work <= N as u64 / 256, "{}: work {}", &unit[..12], r.work);
+    }
+}
+
 /// Candidates that never resolve: memory stays bounded by the rule's cap, the span is
 /// redacted (never released), and the work is linear.
 #[test]
