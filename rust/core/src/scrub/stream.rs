@@ -78,12 +78,14 @@ const EAGER: u64 = 8;
 /// rule's trail (see [`Trail`]).
 const WARM: u64 = 16;
 
-/// The longest path a [`Memo`] keeps, and how many it keeps. Tokens of 100 to 250
-/// bytes printed back to back (an Atlassian API token, a Bedrock key) run on into the
-/// next one and die there, 130 to 250 bytes from their keyword: each was read again by
-/// its rule's DFA at every repetition when paths stopped at 128 bytes (a quarter of
-/// clean text's speed, or less).
-const MEMO: usize = 256;
+/// The longest path a [`Memo`] keeps, and how many it keeps (per rule; a path is no
+/// longer than its rule's `max_len` and two bytes, so the built-in rules' memos hold
+/// ~170 KB at most). Tokens of 100 to 250 bytes printed back to back (an Atlassian API
+/// token, a Bedrock key) run on into the next one and die there, 130 to 250 bytes from
+/// their keyword; a private key or an AWS session token printed again and again is a
+/// match of 300 to 600 bytes. With paths of 128 bytes at most, each copy was read again
+/// by its rule's DFA (a tenth to a quarter of clean text's speed).
+const MEMO: usize = 1024;
 
 /// The longest match a [`Verdict`] keeps: a credential printed again and again (an AWS
 /// session token of ~300 bytes in every line of a log) is judged once, not each time
