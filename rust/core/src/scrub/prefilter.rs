@@ -608,8 +608,14 @@ fn repeat(
     let before = back + dense.longest;
     let probe = at.max(before + 2 * PERIOD + PERIOD_PROBE);
     let window = text.get(probe - PERIOD_PROBE..probe + PERIOD_PROBE)?;
-    let d = (1..=PERIOD)
-        .find(|&d| window == &text[probe - PERIOD_PROBE - d..probe + PERIOD_PROBE - d])?;
+    // The window's first 8 bytes as a word, compared at each period before the whole
+    // window is (a load and a compare, not a call of `memcmp`, per period tried).
+    let word = |at: usize| u64::from_le_bytes(*text[at..].first_chunk().expect("8 bytes"));
+    let head = word(probe - PERIOD_PROBE);
+    let d = (1..=PERIOD).find(|&d| {
+        word(probe - PERIOD_PROBE - d) == head
+            && window == &text[probe - PERIOD_PROBE - d..probe + PERIOD_PROBE - d]
+    })?;
     // Hits of the first period (signatures in `m - d..m`) read from `from` on.
     let m = (at + d).max(before + d);
     let from = m - d - before;
@@ -1296,12 +1302,12 @@ impl Prefilter {
     }
 }
 
-/// The most bytes past a hit's start that a [`Kill`] reads (the stream's memo keeps
-/// paths of up to this many bytes).
+/// The most bytes past a hit's start that a [`Kill`] reads (a dense block asks the
+/// stream's memo of paths of up to this many bytes).
 pub(crate) const KILL_READS: usize = 128;
 
 /// The longest period a dense block's text is tried for (see [`Prefilter::dense_block`]).
-const PERIOD: usize = 64;
+const PERIOD: usize = 256;
 
 /// Bytes compared to find a dense block's period.
 const PERIOD_PROBE: usize = 64;
@@ -1785,6 +1791,35 @@ mod tests {
             dense_storms > patterns.len() / 2,
             "{dense_storms} storms went dense"
         );
+    }
+
+    /// A repeating block's period is found up to 256 bytes (a `curl` line of 67 bytes
+    /// printed again and again was read hit by hit when it stopped at 64), and the
+    /// stretch skipped reaches the block's end (the text repeats well past it).
+    #[test]
+    fn periods_are_found_up_to_their_most() {
+        let pre = Prefilter::new(&keywords(), &[]).unwrap();
+        let dense = &pre.keywords.as_ref().expect("keywords").dense;
+        // Bytes with no shorter period: a linear congruential sequence.
+        let unit = |len: usize| -> Vec<u8> {
+            let mut x = 12345u32;
+            (0..len)
+                .map(|_| {
+                    x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                    b"abcdefghijklmnopqrstuvwxyz0123456789 =:-_"[(x >> 16) as usize % 41]
+                })
+                .collect()
+        };
+        for len in [1, 7, 64, 67, 162, 200, 256, 257] {
+            let text = unit(len).repeat(12 * BLOCK / len);
+            let (at, to) = (4 * BLOCK, 5 * BLOCK);
+            let found = repeat(&text, 77, dense, (at, to));
+            if len > 256 {
+                assert_eq!(found, None, "{len}");
+                continue;
+            }
+            assert_eq!(found, Some((len, at + len, to)), "{len}");
+        }
     }
 
     /// A Teddy block is dense by its stops, not by the keywords they verify: a Docker

@@ -850,6 +850,9 @@ mod tests {
         };
         let units = [
             "aAZDO", "a_mmk", "a:APA91b", "aQ~", "ghp_", "sk-a", "token", "AKIA",
+            // Periods of 67 and 162 bytes.
+            "curl -H \"Authorization: Bearer $API_TOKEN\" https://api.example.com\n",
+            "AWS_BEARER_TOKEN_BEDROCK=ABSKfKUNdLw+9fZlH/j4DseUWTAolp3OvGZpseAa9LgkmcinCrPqejuYCd8NBt+2dml8fU9sRCPTipT0tbebVuIZqo560YNJ/W/k0ejaSTH3qUi+9oyX516wDVmZbIrMxF16Axc8=",
         ];
         for unit in units {
             for (flaw, shift) in [b'!', b'_']
