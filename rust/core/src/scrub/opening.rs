@@ -257,8 +257,7 @@ impl Gate {
     /// one and the run does not reach back to the start of `text` (tests).
     #[cfg(test)]
     pub(crate) fn run_before(&self, text: &[u8], at: usize) -> Option<usize> {
-        let run = RunBefore::walk(self.run.as_ref()?, text, at);
-        (!run.cut).then_some(run.n)
+        RunBefore::walk(self.run.as_ref()?, text, at).whole()
     }
 
     /// Whether the rule's left guard blocks a hit at `text[at..]`.
@@ -373,6 +372,11 @@ impl RunBefore {
         };
         *last = Some(run);
         run.rules_out(before)
+    }
+
+    /// Its length, when it cannot reach back past the text it was walked in.
+    pub(crate) fn whole(self) -> Option<usize> {
+        (!self.cut).then_some(self.n)
     }
 
     /// Whether no candidate can start from this run.

@@ -709,7 +709,7 @@ impl<'g> Recent<'g> {
                 return false;
             }
         }
-        let run = slot.run.filter(|r| !r.cut).map(|r| r.n);
+        let run = slot.run.and_then(RunBefore::whole);
         self.kill.is_none_or(|kill| !kill(k, text, at, run))
     }
 }
@@ -749,7 +749,7 @@ fn short_opens(
                 && g.reads_on(text, at, len)
         }
     };
-    opens && kill.is_none_or(|(kill, k)| !kill(k, text, at, run.filter(|r| !r.cut).map(|r| r.n)))
+    opens && kill.is_none_or(|(kill, k)| !kill(k, text, at, run.and_then(RunBefore::whole)))
 }
 
 /// Walks a walk over [`HALVES`] keyword lengths or more goes as (see [`Walk::record`]).

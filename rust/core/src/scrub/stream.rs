@@ -1247,9 +1247,10 @@ impl Scrubber {
     }
 }
 
-/// Feed a candidate of rule `rule` at the start of `text` (the bytes from its hit on)
-/// as plain feeding does ([`run`]: no trail joined, no head), up to [`MEMO`] bytes:
-/// where its DFA dies, `memo` keeps the path and its match. Returns whether it died
+/// Feed a candidate of rule `rule` at the start of `text` (the bytes from its start on,
+/// as many as the caller may read: a dense block's [`KILL_READS`]) as plain feeding
+/// does ([`run`]: no trail joined, no head): where its DFA dies, `memo` keeps the path
+/// and its match. Returns whether it died
 /// unmatched (the candidate is dropped: what [`Memo::kills`] answers from then on) and
 /// the bytes fed.
 fn learn(set: &RuleSet, rule: u32, memo: &mut Memo, text: &[u8]) -> (bool, u64) {
@@ -1266,7 +1267,7 @@ fn learn(set: &RuleSet, rule: u32, memo: &mut Memo, text: &[u8]) -> (bool, u64) 
         start: u64::MAX,
         ..Trail::default()
     };
-    let end = text.len().min(MEMO) as u64;
+    let end = text.len() as u64;
     let mut head = Head::NONE;
     let fed = run(
         set,
