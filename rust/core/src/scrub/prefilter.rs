@@ -1321,7 +1321,10 @@ impl Prefilter {
     /// bytes before it (the same keyword, the same bytes around it; nothing they ask
     /// depends on anything else). So when the hits starting in one period are all
     /// dropped, so are all the hits after them whose bytes read lie in the stretch:
-    /// they are counted, not read. The rest of the block is read as usual.
+    /// they are counted, not read. When some were reported (a credential printed
+    /// again and again), the whole periods after it in the stretch report the same
+    /// hits `d`, `2d`, … bytes on: they are copied, not read. The rest of the block
+    /// is read as usual.
     fn dense_block(
         &self,
         dense: &Dense,
@@ -1347,12 +1350,20 @@ impl Prefilter {
         let kept = hits.len();
         let one = part((m - d, m), hits);
         found += one;
-        if hits.len() > kept {
-            // A hit of the period was reported: its repeats may open too.
-            return found + part((m, to), hits);
+        if hits.len() == kept {
+            found += one * (skip_to - m) / d;
+            return found + part((skip_to, to), hits);
         }
-        found += one * (skip_to - m) / d;
-        found + part((skip_to, to), hits)
+        // Hits of the period were reported: so are their repeats.
+        let (period, reps) = (kept..hits.len(), (skip_to - m) / d);
+        for r in 1..=reps {
+            let copied = hits.len();
+            hits.extend_from_within(period.clone());
+            for hit in &mut hits[copied..] {
+                hit.1 += r * d;
+            }
+        }
+        found + one * reps + part((m + reps * d, to), hits)
     }
 
     /// Add to the hits of a dense block (`hits`, sorted from `first` on) those

@@ -875,6 +875,59 @@ mod tests {
         assert!(reported > 0);
     }
 
+    /// Credentials printed again and again: their hits open in every period. A block
+    /// reports each of them, as their gates and a caller's judgement asked afresh
+    /// would, and asks the judgement only of the hits of its first few hundred bytes:
+    /// where the text repeats, a period's hits are copied on, not read.
+    #[test]
+    fn repeated_credentials_are_reported_in_every_period() {
+        let set = RuleSet::builtin();
+        let pre = &set.prefilter;
+        let asked = std::cell::Cell::new(0usize);
+        // Kills nothing here; counts the hits it is asked about.
+        let judge = |_: u32, text: &[u8], at: usize, _: Option<usize>| {
+            asked.set(asked.get() + 1);
+            text[at..].starts_with(b"!")
+        };
+        let units = [
+            "API_KEY=<your-api-key>",
+            "password = 'correct horse battery staple'\n",
+            "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5 ",
+            "curl -H \"Authorization: Bearer $API_TOKEN\" https://api.example.com\n",
+            // A run of 76 before `AZDO`.
+            "AZURE_DEVOPS_EXT_PAT=bFuBC4kI9TJLXsDG5pnIFaZv5xfxjMLypIbjRZHx5aGs5KN8HYJqJQQJ991A38u6GSZO1Xdrt6OvAZDOp6vJ az\n",
+        ];
+        for unit in units {
+            let text = unit.repeat(8000 / unit.len()).into_bytes();
+            for from in [0, 1, unit.len() / 2, 300] {
+                asked.set(0);
+                let got = pre.dense_hits(&text, (true, Some(&judge)), from);
+                let read = asked.get();
+                assert_eq!(
+                    got,
+                    opened_hits(pre, &text, from, Some(&judge)),
+                    "{unit:?} from {from}"
+                );
+                let periods = (text.len() - from) / unit.len();
+                assert!(
+                    got.len() >= periods,
+                    "{unit:?}: {} hits in {periods} periods",
+                    got.len()
+                );
+                // A block reads its first period after what a gate may read before
+                // a hit: at most the hits of 400 bytes and two periods (4 to 12 hits
+                // here, of 141 to 363 reported; all of them before).
+                let per_period = got.len().div_ceil(periods);
+                let most = per_period * (400 / unit.len() + 2);
+                assert!(
+                    read <= most,
+                    "{unit:?} from {from}: {read} judged, {} of {periods} periods",
+                    got.len()
+                );
+            }
+        }
+    }
+
     /// Storms of the keywords `picks` (each spelled twice; see above) repeated `times`,
     /// with `edits` inserted: the dense block (from the start, or `after` bytes past
     /// the last edit) reports a hit exactly when its gate, asked afresh, lets it
