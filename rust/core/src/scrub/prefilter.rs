@@ -385,7 +385,8 @@ impl Walk {
 /// (the [`Walk`]'s table), a table step per byte whatever the number of hits. The text is taken in blocks (of
 /// [`BLOCK`] bytes for the DFA, four times that for Teddy, whose calls have a cost of
 /// their own); a block after one with [`DENSE_HITS`] hits per [`BLOCK`] bytes or more
-/// goes through the DFA, any other through Teddy (at sparser hits Teddy is faster; a
+/// (or half as many, in text that repeats: see `repeats`) goes through the DFA, any
+/// other through Teddy (at sparser hits Teddy is faster; a
 /// Teddy block counts its signatures found, keywords or not, as hits here),
 /// and the last block's answer carries over to the next slice. A hit belongs to the
 /// block holding the first byte of its signature, so every hit is reported once,
@@ -623,6 +624,19 @@ fn repeat(
     let end = from + d + same_run(&text[from + d..limit], &text[from..limit - d]);
     let skip_to = end.checked_sub(ahead)?.min(to);
     (skip_to > m).then_some((d, m, skip_to))
+}
+
+/// Whether the block `at..to` of `text` repeats (see [`repeat`]), when dense blocks
+/// have gates: then the next block is dense at half the hits. A token printed again
+/// and again, each copy run into the next (a hit every 73 bytes), has too few hits for
+/// a dense block by their number, and each went on to the scrubber to die there; in a
+/// dense block one period is read and the rest counted.
+fn repeats(text: &[u8], dense: &Dense, gated: bool, (at, to): (usize, usize)) -> bool {
+    dense
+        .gates
+        .as_ref()
+        .filter(|_| gated)
+        .is_some_and(|gates| repeat(text, gates.back, dense, (at, to)).is_some())
 }
 
 /// How many bytes `a` and `b` agree on from their start.
@@ -1273,7 +1287,9 @@ impl Prefilter {
                     // Through Teddy, what costs is its stops: each signature found,
                     // a keyword or not, and each short keyword's hit.
                     let found = found.unwrap_or(stops);
-                    dense_block = found * BLOCK >= DENSE_HITS * (to - at);
+                    dense_block = found * BLOCK >= DENSE_HITS * (to - at)
+                        || (2 * found * BLOCK >= DENSE_HITS * (to - at)
+                            && repeats(hay, dense, gated, (at, to)));
                     at = to;
                     if hits.len() - first >= most && at < hay.len() {
                         stopped = Some(at);

@@ -928,6 +928,51 @@ mod tests {
         }
     }
 
+    /// A token printed again and again, each copy run into the next (no key: the next
+    /// copy's bytes continue it), has three keyword hits every 73 bytes (`sk-`,
+    /// `sk-or-v1-`, and `csk-` where the last copy ends in `c`) but one signature:
+    /// too few for a dense block by their number. Where it repeats, the blocks after
+    /// the first go dense all the same: a judgement that drops every hit is asked
+    /// about a few hundred bytes' and the rest are counted. With one byte of each copy
+    /// changed (no period) they stay sparse and report every hit (the scrubber drops
+    /// them one by one).
+    #[test]
+    fn repeating_sparse_hits_make_dense_blocks() {
+        let set = RuleSet::builtin();
+        let pre = &set.prefilter;
+        let unit = b"sk-or-v1-BCNSMSPIPHLQUJRZKNGWJEHOWMJANUSJDJHDTGIXBREJZEYOQMTVCEXTEZRJXTVC";
+        let repeated = unit.repeat(20_000 / unit.len());
+        let mut varied = repeated.clone();
+        for (i, copy) in varied.chunks_mut(unit.len()).enumerate() {
+            copy[40] = b'A' + (i % 26) as u8;
+        }
+        let hits_of = |copies: usize| 3 * copies - 1;
+        let asked = std::cell::Cell::new(0usize);
+        let judge = |_: u32, _: &[u8], _: usize, _: Option<usize>| {
+            asked.set(asked.get() + 1);
+            true
+        };
+        let mut scratch = crate::scrub::prefilter::Scratch::default();
+        for (text, dense_after) in [(&repeated, true), (&varied, false)] {
+            let (mut hits, mut dense) = (Vec::new(), false);
+            asked.set(0);
+            let kill: Kill<'_> = &judge;
+            let gated = (true, Some(kill), usize::MAX);
+            pre.find_gated(text, &mut scratch, &mut hits, &mut dense, gated);
+            assert_eq!(dense, dense_after);
+            if dense_after {
+                // The first block's, sparse, and none after it.
+                let first = crate::scrub::prefilter::BLOCK.div_ceil(unit.len());
+                assert!(hits.len() <= hits_of(first), "{} hits", hits.len());
+                assert!(asked.get() <= 40, "{} judged", asked.get());
+            } else {
+                // Every hit, and a few the changed bytes make (`SK`).
+                assert!(hits.len() >= hits_of(text.len() / unit.len()));
+                assert_eq!(asked.get(), 0);
+            }
+        }
+    }
+
     /// Storms of the keywords `picks` (each spelled twice; see above) repeated `times`,
     /// with `edits` inserted: the dense block (from the start, or `after` bytes past
     /// the last edit) reports a hit exactly when its gate, asked afresh, lets it
