@@ -113,13 +113,14 @@ fn near_miss_tokens_are_left_alone() {
 /// and left alone.
 #[test]
 fn long_tokens_run_together_are_judged_once() {
-    for unit in [
-        "AWS_BEARER_TOKEN_BEDROCK=ABSKfKUNdLw+9fZlH/j4DseUWTAolp3OvGZpseAa9LgkmcinCrPqejuYCd8NBt+2dml8fU9sRCPTipT0tbebVuIZqo560YNJ/W/k0ejaSTH3qUi+9oyX516wDVmZbIrMxF16Axc8=",
-        "JIRA_API=ATATT3VzexiUlQsJvz3J29zHeR8oMSTt-5mkw20U7hHQJEpVcXlewpyHbs9Udem_otCJ5q08clPiiS96hkUN3N_8TEIMqeBP3nei-C7mkmHiRXLHy0VZ5zceD1_EFRlCOK1fE55tvDqlIhloQ9s6_DM9-C4o3TSWJZ7NTiIxg-D3kcLHOTQLMS8U=4AD8ED6",
-        "CF_ORIGIN_CA=v1.0-41be5eae7ea8b1f0fff2b340-3b48a6e5538e97221380bc0b8097cc9048c3d962e60ee6c0c3feda6b4e70ab15fbbfadc4d5a7d34f962e611b2d10d43292267905228e61ea96b4026788d4fc0efb6f401b0364d9d1c3",
-    ] {
-        left_alone_within(unit, N as u64 / 4);
-    }
+    left_alone_within(
+        &[
+            "AWS_BEARER_TOKEN_BEDROCK=ABSKfKUNdLw+9fZlH/j4DseUWTAolp3OvGZpseAa9LgkmcinCrPqejuYCd8NBt+2dml8fU9sRCPTipT0tbebVuIZqo560YNJ/W/k0ejaSTH3qUi+9oyX516wDVmZbIrMxF16Axc8=",
+            "JIRA_API=ATATT3VzexiUlQsJvz3J29zHeR8oMSTt-5mkw20U7hHQJEpVcXlewpyHbs9Udem_otCJ5q08clPiiS96hkUN3N_8TEIMqeBP3nei-C7mkmHiRXLHy0VZ5zceD1_EFRlCOK1fE55tvDqlIhloQ9s6_DM9-C4o3TSWJZ7NTiIxg-D3kcLHOTQLMS8U=4AD8ED6",
+            "CF_ORIGIN_CA=v1.0-41be5eae7ea8b1f0fff2b340-3b48a6e5538e97221380bc0b8097cc9048c3d962e60ee6c0c3feda6b4e70ab15fbbfadc4d5a7d34f962e611b2d10d43292267905228e61ea96b4026788d4fc0efb6f401b0364d9d1c3",
+        ],
+        N as u64 / 4,
+    );
 }
 
 /// Tokens of 70 to 110 bytes printed back to back (each runs on into the next copy, so
@@ -129,22 +130,25 @@ fn long_tokens_run_together_are_judged_once() {
 /// counted (work per MiB: 43,210 before for the first, 189-194 now).
 #[test]
 fn repeating_tokens_run_together_are_counted() {
-    for unit in [
-        "sk-or-v1-BCNSMSPIPHLQUJRZKNGWJEHOWMJANUSJDJHDTGIXBREJZEYOQMTVCEXTEZRJXTVC",
-        "sk-ant-api03-vTZZAQ2nbj0DcuEgEjuShTtGpVnd5ueDxbkahZcyBWNdvkYAh2Wl2MWRle7BykIr3nUOQnJYVVUbY7UzvFnyY7Ctk4fyAA",
-        "pcsk_FQnpjy_VexrkbfDGPxTWsl0fbS4t4okZ9soPsyagY2d0CuGcY8iri8HYjkorID6kyGPqj",
-    ] {
-        left_alone_within(unit, N as u64 / 256);
-    }
+    left_alone_within(
+        &[
+            "sk-or-v1-BCNSMSPIPHLQUJRZKNGWJEHOWMJANUSJDJHDTGIXBREJZEYOQMTVCEXTEZRJXTVC",
+            "sk-ant-api03-vTZZAQ2nbj0DcuEgEjuShTtGpVnd5ueDxbkahZcyBWNdvkYAh2Wl2MWRle7BykIr3nUOQnJYVVUbY7UzvFnyY7Ctk4fyAA",
+            "pcsk_FQnpjy_VexrkbfDGPxTWsl0fbS4t4okZ9soPsyagY2d0CuGcY8iri8HYjkorID6kyGPqj",
+        ],
+        N as u64 / 256,
+    );
 }
 
-/// `unit` repeated to [`N`] bytes, fed in 64 KiB chunks: the output is the input, and
-/// the work at most `most`.
-fn left_alone_within(unit: &str, most: u64) {
-    let text = repeat(unit, N);
-    let r = run(&text, 65536);
-    assert_eq!(r.out, text, "{}: output changed", &unit[..12]);
-    assert!(r.work <= most, "{}: work {}", &unit[..12], r.work);
+/// Each of `units` repeated to [`N`] bytes, fed in 64 KiB chunks: the output is the
+/// input, and the work at most `most`.
+fn left_alone_within(units: &[&str], most: u64) {
+    for unit in units {
+        let text = repeat(unit, N);
+        let r = run(&text, 65536);
+        assert_eq!(r.out, text, "{}: output changed", &unit[..12]);
+        assert!(r.work <= most, "{}: work {}", &unit[..12], r.work);
+    }
 }
 
 /// A Mailchimp key and a Twilio key SID printed back to back with their names
@@ -155,13 +159,14 @@ fn left_alone_within(unit: &str, most: u64) {
 /// `-us`).
 #[test]
 fn keys_run_into_their_names_are_dropped_where_found() {
-    for unit in [
-        "MAILCHIMP_KEY=a8c78fb9b8e81f6b858abf27d74cbd7c-us21",
-        "TWILIO_API_KEY_SID=SK4ea30621e3581f3e9c5bb6f6ae72e04b",
-    ] {
-        // A unit of work a hit before (~20,000); ~200-900 now.
-        left_alone_within(unit, N as u64 / 256);
-    }
+    // A unit of work a hit before (~20,000); ~200-900 now.
+    left_alone_within(
+        &[
+            "MAILCHIMP_KEY=a8c78fb9b8e81f6b858abf27d74cbd7c-us21",
+            "TWILIO_API_KEY_SID=SK4ea30621e3581f3e9c5bb6f6ae72e04b",
+        ],
+        N as u64 / 256,
+    );
 }
 
 /// Candidates that never resolve: memory stays bounded by the rule's cap, the span is
