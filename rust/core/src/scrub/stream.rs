@@ -1953,5 +1953,38 @@ mod tests {
             prop_assert_eq!(&scrubbed(&text, text.len(), false), &plain);
             prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
         }
+
+        /// Text that repeats with a keyword hit every 20 to 130 bytes (credentials
+        /// printed again and again, whose hits a dense block copies on; tokens run
+        /// into their next copy, dense by their period), with edits: the output is
+        /// the one feeding every candidate gives, whole and in large chunks.
+        #[test]
+        fn repeated_lines_with_edits_equal_plain_feeding(
+            line in 0..REPEATED.len(),
+            edits in proptest::collection::vec((any::<usize>(), 0..UNITS.len()), 0..8),
+            chunk in 600usize..70_000,
+        ) {
+            let one = REPEATED[line].as_bytes();
+            let mut text: Vec<u8> = one.iter().copied().cycle().take(40_000).collect();
+            for &(at, p) in &edits {
+                let at = at % (text.len() + 1);
+                text.splice(at..at, UNITS[p].bytes());
+            }
+            let plain = scrubbed(&text, text.len(), true);
+            prop_assert_eq!(&scrubbed(&text, text.len(), false), &plain);
+            prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
+        }
     }
+
+    /// Lines printed again and again: credentials (redacted in every copy) and tokens
+    /// run into their next copy (none).
+    const REPEATED: [&str; 7] = [
+        "API_KEY=<your-api-key>",
+        "password = 'correct horse battery staple'",
+        "{\"headers\": {\"Authorization\": \"token l4w3EMlu9tfsCZ2qqBkWsaAxQ3dmrKu8M\"}}\n",
+        "AZURE_DEVOPS_EXT_PAT=bFuBC4kI9TJLXsDG5pnIFaZv5xfxjMLypIbjRZHx5aGs5KN8HYJqJQQJ991A38u6GSZO1Xdrt6OvAZDOp6vJ az\n",
+        "sk-or-v1-BCNSMSPIPHLQUJRZKNGWJEHOWMJANUSJDJHDTGIXBREJZEYOQMTVCEXTEZRJXTVC",
+        "pcsk_FQnpjy_VexrkbfDGPxTWsl0fbS4t4okZ9soPsyagY2d0CuGcY8iri8HYjkorID6kyGPqj",
+        "_PKCS1_MARKER = (\"-----BEGIN RSA PRIVATE KEY-----\", \"-----END RSA PRIVATE KEY-----\")",
+    ];
 }
