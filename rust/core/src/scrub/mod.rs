@@ -1,8 +1,9 @@
 //! The streaming credential scrubber: rules (`rules`), their compiled form and the
 //! keyword prefilter (`ruleset`), the stream state (`stream`), literal secrets and their
 //! encodings (`literal`), the placeholder guard of context rules (`guard`), the
-//! stream state as bytes for another process (`snapshot`) and many rows of
-//! consecutive streams in one call (`rows`).
+//! stream state as bytes for another process (`snapshot`), many rows of
+//! consecutive streams in one call (`rows`) and the run of a byte class that an
+//! overflow swallows (`span`).
 
 mod guard;
 mod literal;
@@ -13,6 +14,7 @@ pub mod rules;
 mod ruleset;
 mod sieve;
 mod snapshot;
+mod span;
 mod stream;
 
 pub use literal::MIN_LITERAL_LEN;

@@ -12,6 +12,7 @@ use regex_automata::{Anchored, Input, MatchKind};
 use super::literal;
 use super::prefilter::{Prefilter, Source};
 use super::rules::{builtin, RuleDef, Tier, Validator};
+use super::span::Span;
 use crate::Error;
 
 /// The ID every literal secret (and its encodings) is redacted under.
@@ -120,6 +121,13 @@ impl ByteClass {
     pub(crate) fn with_continuations(mut self) -> ByteClass {
         self.0[2] = u64::MAX;
         self
+    }
+
+    /// The class of the bytes whose bits are set in `words` (bit `b % 64` of word
+    /// `b / 64`; tests).
+    #[cfg(test)]
+    pub(crate) fn from_words(words: [u64; 4]) -> ByteClass {
+        ByteClass(words)
     }
 
     #[inline]
@@ -313,7 +321,9 @@ pub(crate) struct Rule {
     pub before: Option<BeforeRun>,
     pub left_guard: Option<ByteClass>,
     pub right_guard: Option<ByteClass>,
-    pub overflow: Option<ByteClass>,
+    /// What an overflow swallows: the rule's overflow class, if any, and the UTF-8
+    /// continuation bytes (see [`ByteClass::with_continuations`]).
+    pub overflow: Span,
     pub max_len: usize,
     pub validator: Option<Validator>,
     pub replacement: Vec<u8>,
@@ -379,7 +389,7 @@ impl RuleSet {
             before: None,
             left_guard: None,
             right_guard: None,
-            overflow: None,
+            overflow: Span::new(ByteClass::EMPTY.with_continuations()),
             max_len: 0,
             validator: None,
             replacement: render(replacement, LITERAL_RULE_ID),
@@ -587,7 +597,11 @@ fn compile(spec: &RuleSpec, replacement: &str) -> Result<Rule, Error> {
         before,
         left_guard: ByteClass::parse(id, "left_guard", &spec.left_guard)?,
         right_guard: ByteClass::parse(id, "right_guard", &spec.right_guard)?,
-        overflow: ByteClass::parse(id, "overflow", &spec.overflow)?,
+        overflow: Span::new(
+            ByteClass::parse(id, "overflow", &spec.overflow)?
+                .unwrap_or(ByteClass::EMPTY)
+                .with_continuations(),
+        ),
         max_len: spec.max_len,
         validator: spec.validator,
         replacement: render(replacement, id),

@@ -18,7 +18,7 @@ use regex_automata::util::primitives::StateID;
 use super::guard::{is_filler, is_placeholder};
 use super::prefilter::{Hit, Kill, Scratch, KILL_READS};
 use super::rules::Tier;
-use super::ruleset::{ByteClass, Rule, RuleSet, SecretCache};
+use super::ruleset::{Rule, RuleSet, SecretCache};
 
 /// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
 const SLICE: usize = 64 * 1024;
@@ -658,14 +658,9 @@ impl Scrubber {
         };
         // Read over the slice (a storm that overflows is swallowed whole, megabytes of
         // it), not a byte at a time through the stream's offsets.
-        let swallows = (self.set.rules[rule as usize].overflow)
-            .unwrap_or(ByteClass::EMPTY)
-            .with_continuations();
+        let swallows = &self.set.rules[rule as usize].overflow;
         let rest = &self.buf[(self.emitted - self.base) as usize..(end - self.base) as usize];
-        let n = rest
-            .iter()
-            .position(|&b| !swallows.contains(b))
-            .unwrap_or(rest.len());
+        let n = swallows.run(rest);
         self.emitted += n as u64;
         if self.emitted == end && !eof {
             self.scanned = self.scanned.max(end);
