@@ -2,8 +2,8 @@
 //! keyword prefilter (`ruleset`), the stream state (`stream`), literal secrets and their
 //! encodings (`literal`), the placeholder guard of context rules (`guard`), the
 //! stream state as bytes for another process (`snapshot`), many rows of
-//! consecutive streams in one call (`rows`) and the run of a byte class that an
-//! overflow swallows (`span`).
+//! consecutive streams in one call (`rows`) and how far an overflow swallows
+//! (`swallow`).
 
 mod guard;
 mod literal;
@@ -14,8 +14,8 @@ pub mod rules;
 mod ruleset;
 mod sieve;
 mod snapshot;
-mod span;
 mod stream;
+mod swallow;
 
 pub use literal::MIN_LITERAL_LEN;
 pub use rows::{arrow_rows, Rows};

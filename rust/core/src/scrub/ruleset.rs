@@ -12,7 +12,7 @@ use regex_automata::{Anchored, Input, MatchKind};
 use super::literal;
 use super::prefilter::{Prefilter, Source};
 use super::rules::{builtin, RuleDef, Tier, Validator};
-use super::span::Span;
+use super::swallow::Swallow;
 use crate::Error;
 
 /// The ID every literal secret (and its encodings) is redacted under.
@@ -323,7 +323,7 @@ pub(crate) struct Rule {
     pub right_guard: Option<ByteClass>,
     /// What an overflow swallows: the rule's overflow class, if any, and the UTF-8
     /// continuation bytes (see [`ByteClass::with_continuations`]).
-    pub overflow: Span,
+    pub overflow: Swallow,
     pub max_len: usize,
     pub validator: Option<Validator>,
     pub replacement: Vec<u8>,
@@ -389,7 +389,7 @@ impl RuleSet {
             before: None,
             left_guard: None,
             right_guard: None,
-            overflow: Span::new(ByteClass::EMPTY.with_continuations()),
+            overflow: Swallow::new(ByteClass::EMPTY.with_continuations()),
             max_len: 0,
             validator: None,
             replacement: render(replacement, LITERAL_RULE_ID),
@@ -597,7 +597,7 @@ fn compile(spec: &RuleSpec, replacement: &str) -> Result<Rule, Error> {
         before,
         left_guard: ByteClass::parse(id, "left_guard", &spec.left_guard)?,
         right_guard: ByteClass::parse(id, "right_guard", &spec.right_guard)?,
-        overflow: Span::new(
+        overflow: Swallow::new(
             ByteClass::parse(id, "overflow", &spec.overflow)?
                 .unwrap_or(ByteClass::EMPTY)
                 .with_continuations(),
@@ -944,7 +944,7 @@ mod tests {
 
     /// A token printed again and again, each copy run into the next (no key: the next
     /// copy's bytes continue it), has three keyword hits every 73 bytes (`sk-`,
-    /// `sk-or-v1-`, and `csk-` where the last copy ends in `c`) but one signature:
+    /// `sk-or-v1-`, and `csk-` after a copy, which ends in `C`) but one signature:
     /// too few for a dense block by their number. Where it repeats, the blocks after
     /// the first go dense all the same: a judgement that drops every hit is asked
     /// about a few hundred bytes' and the rest are counted. With one byte of each copy

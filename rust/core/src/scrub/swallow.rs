@@ -1,7 +1,8 @@
 //! How far a run of one byte class goes: what an overflow swallows, megabytes at a time
-//! in a storm (`glpat-glpat-…` is one token that outgrew its rule). A byte at a time
-//! through the class's bitset that was ~1 byte a cycle, most of such a storm's time;
-//! where the CPU has AVX2 (detected at run time), 32 bytes are tested at once.
+//! in a storm (`glpat-glpat-…` is one token that outgrew its rule). Tested a byte at a
+//! time against the class's bitset, that was ~1 byte a cycle and most of such a
+//! storm's time; where the CPU has AVX2 (detected at run time), 32 bytes are tested at
+//! once.
 //!
 //! The test is a nibble lookup (as in simdjson's character classes): per low nibble, a
 //! byte whose bits say which high nibbles (0-7 in one table, 8-15 in the other) make a
@@ -19,9 +20,10 @@ use super::ruleset::ByteClass;
 #[cfg(target_arch = "x86_64")]
 const LANES: usize = 32;
 
-/// A byte class with its lookup tables (see the module's documentation).
+/// The bytes an overflow swallows, a byte class, with its lookup tables (see the
+/// module's documentation).
 #[derive(Clone, Debug)]
-pub(crate) struct Span {
+pub(crate) struct Swallow {
     class: ByteClass,
     #[cfg(target_arch = "x86_64")]
     simd: Option<V3>,
@@ -31,8 +33,8 @@ pub(crate) struct Span {
     tables: [[u8; 16]; 2],
 }
 
-impl Span {
-    pub(crate) fn new(class: ByteClass) -> Span {
+impl Swallow {
+    pub(crate) fn new(class: ByteClass) -> Swallow {
         #[cfg(target_arch = "x86_64")]
         {
             let mut tables = [[0u8; 16]; 2];
@@ -41,14 +43,14 @@ impl Span {
                     tables[usize::from(b >> 7)][usize::from(b & 15)] |= 1 << ((b >> 4) & 7);
                 }
             }
-            Span {
+            Swallow {
                 class,
                 simd: V3::try_new(),
                 tables,
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
-        Span { class }
+        Swallow { class }
     }
 
     /// The length of the longest prefix of `bytes` whose bytes are all in the class.
@@ -56,7 +58,7 @@ impl Span {
         #[cfg(target_arch = "x86_64")]
         if let Some(simd) = self.simd {
             return simd.vectorize(Scan {
-                span: self,
+                swallow: self,
                 simd,
                 bytes,
             });
@@ -72,10 +74,10 @@ impl Span {
     }
 }
 
-/// One call of [`Span::run`], run with AVX2 enabled.
+/// One call of [`Swallow::run`], run with AVX2 enabled.
 #[cfg(target_arch = "x86_64")]
 struct Scan<'a> {
-    span: &'a Span,
+    swallow: &'a Swallow,
     simd: V3,
     bytes: &'a [u8],
 }
@@ -86,7 +88,11 @@ impl pulp::NullaryFnOnce for Scan<'_> {
 
     #[inline(always)]
     fn call(self) -> usize {
-        let Scan { span, simd, bytes } = self;
+        let Scan {
+            swallow,
+            simd,
+            bytes,
+        } = self;
         let (avx, avx2) = (simd.avx, simd.avx2);
         let table = |t: &[u8; 16]| {
             let mut both = [0u8; 32];
@@ -94,7 +100,7 @@ impl pulp::NullaryFnOnce for Scan<'_> {
             both[16..].copy_from_slice(t);
             bytemuck::cast::<[u8; 32], __m256i>(both)
         };
-        let (low_table, high_table) = (table(&span.tables[0]), table(&span.tables[1]));
+        let (low_table, high_table) = (table(&swallow.tables[0]), table(&swallow.tables[1]));
         let bits = table(&[1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128]);
         let nibble = avx._mm256_set1_epi8(15);
         let zero = avx._mm256_setzero_si256();
@@ -116,7 +122,7 @@ impl pulp::NullaryFnOnce for Scan<'_> {
             }
             at += LANES;
         }
-        at + span.scalar(&bytes[at..])
+        at + swallow.scalar(&bytes[at..])
     }
 }
 
@@ -149,7 +155,7 @@ mod tests {
                 .collect();
             bytes.extend(&text);
             let want = bytes.iter().position(|&b| !class.contains(b)).unwrap_or(bytes.len());
-            prop_assert_eq!(Span::new(class).run(&bytes), want);
+            prop_assert_eq!(Swallow::new(class).run(&bytes), want);
         }
     }
 
@@ -161,13 +167,13 @@ mod tests {
             .expect("a class")
             .expect("not empty")
             .with_continuations();
-        let span = Span::new(class);
+        let swallow = Swallow::new(class);
         for b in 0..=255u8 {
             for at in [0, 1, 15, 16, 31, 32, 33, 63, 64, 70] {
                 let mut bytes = vec![b'a'; 80];
                 bytes[at] = b;
                 let want = if class.contains(b) { 80 } else { at };
-                assert_eq!(span.run(&bytes), want, "byte {b:#x} at {at}");
+                assert_eq!(swallow.run(&bytes), want, "byte {b:#x} at {at}");
             }
         }
     }
