@@ -1616,7 +1616,12 @@ mod tests {
     /// bytes, with `UNITS[p]` inserted at each of `edits` (`(at, p)`, `at` wrapped).
     fn storm(unit: &[usize], len: impl Fn(usize) -> usize, edits: &[(usize, usize)]) -> Vec<u8> {
         let one: Vec<u8> = unit.iter().flat_map(|&i| UNITS[i].bytes()).collect();
-        let mut text: Vec<u8> = one.iter().copied().cycle().take(len(one.len())).collect();
+        repeated(&one, len(one.len()), edits)
+    }
+
+    /// `one` repeated to `len` bytes, with `UNITS[p]` inserted at each of `edits`.
+    fn repeated(one: &[u8], len: usize, edits: &[(usize, usize)]) -> Vec<u8> {
+        let mut text: Vec<u8> = one.iter().copied().cycle().take(len).collect();
         for &(at, p) in edits {
             let at = at % (text.len() + 1);
             text.splice(at..at, UNITS[p].bytes());
@@ -1959,12 +1964,7 @@ mod tests {
             edits in proptest::collection::vec((any::<usize>(), 0..UNITS.len()), 0..8),
             chunk in 600usize..70_000,
         ) {
-            let one = REPEATED[line].as_bytes();
-            let mut text: Vec<u8> = one.iter().copied().cycle().take(40_000).collect();
-            for &(at, p) in &edits {
-                let at = at % (text.len() + 1);
-                text.splice(at..at, UNITS[p].bytes());
-            }
+            let text = repeated(REPEATED[line].as_bytes(), 40_000, &edits);
             let plain = scrubbed(&text, text.len(), true);
             prop_assert_eq!(&scrubbed(&text, text.len(), false), &plain);
             prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
