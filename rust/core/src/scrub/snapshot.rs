@@ -162,11 +162,15 @@ impl Scrubber {
                 out.extend_from_slice(&v.to_le_bytes());
             }
         };
-        u64_(out, self.base);
+        // The buffer from `context` bytes before `emitted`: what the stream reads
+        // again (bytes kept before that only shortcut repeating text).
+        let base = (self.emitted.saturating_sub(self.set.context as u64)).max(self.base);
+        let buf = &self.buf[(base - self.base) as usize..];
+        u64_(out, base);
         u64_(out, self.emitted);
         u64_(out, self.scanned);
-        u64_(out, self.buf.len() as u64);
-        out.extend_from_slice(&self.buf);
+        u64_(out, buf.len() as u64);
+        out.extend_from_slice(buf);
         opt(out, self.swallow.map(u64::from));
         match self.resume {
             None => out.push(0),

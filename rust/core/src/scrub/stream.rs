@@ -105,6 +105,39 @@ const MOST: usize = 256;
 /// credentials that all differ.
 const LEARN: u32 = 16;
 
+/// The most redactions one period of repeating text may hold for [`Scrubber::replay`]
+/// to copy it (the last `2 * REPEAT` are kept).
+const REPEAT: usize = 4;
+
+/// The most bytes before `emitted` kept for [`Scrubber::replay`] to compare the text
+/// of the next chunk with.
+const REPEAT_KEPT: u64 = 16 * 1024;
+
+/// A redaction applied, as [`Scrubber::replay`] reads it: made from `from` (where
+/// the redaction before it stopped: no candidate then started earlier), it replaced
+/// `span` by `label`'s replacement and went out to `stop`; deciding it read no byte
+/// at or past `reach` (nor before `from` less the rule set's `context`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Applied {
+    from: u64,
+    span: (u64, u64),
+    stop: u64,
+    label: u32,
+    reach: u64,
+}
+
+impl Applied {
+    /// The same redaction `d` bytes later (reach aside).
+    fn shifted(&self, d: u64) -> Applied {
+        Applied {
+            from: self.from + d,
+            span: (self.span.0 + d, self.span.1 + d),
+            stop: self.stop + d,
+            ..*self
+        }
+    }
+}
+
 /// How a candidate ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Fate {
@@ -181,6 +214,14 @@ pub struct Scrubber {
     pub(super) scratch: Vec<StateID>,
     /// The held bytes and the start of the next slice (see [`Scrubber::feed_idle`]).
     pub(super) bridge: Vec<u8>,
+    /// The last redactions applied one after another (see [`Scrubber::replay`]).
+    pub(super) applied: VecDeque<Applied>,
+    /// `(n, d)`: the last `n` of them repeat the `n` before them `d` bytes later (see
+    /// [`Scrubber::note`]).
+    pub(super) period: Option<(usize, u64)>,
+    /// One past the last byte read by the candidates dropped since the last
+    /// redaction (see [`Applied::reach`]).
+    pub(super) read_to: u64,
     /// `(end, from, n)`: the last scan, of `from..end`, found that its last `n` bytes
     /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
     pub(super) pending: Option<(u64, u64, usize)>,
@@ -196,6 +237,9 @@ pub struct Scrubber {
     /// Tests only: scans that stopped early (see [`MOST`]).
     #[cfg(test)]
     pub(super) stops: usize,
+    /// Tests only: the periods copied (see [`Scrubber::replay`]).
+    #[cfg(test)]
+    pub(super) copied: u64,
 }
 
 /// The states one candidate's DFA passed through, byte by byte: `states[i]` is the
@@ -409,6 +453,9 @@ impl Scrubber {
             secret: None,
             scratch: Vec::new(),
             bridge: Vec::new(),
+            applied: VecDeque::new(),
+            period: None,
+            read_to: 0,
             pending: None,
             #[cfg(test)]
             plain: false,
@@ -416,6 +463,8 @@ impl Scrubber {
             buffered: false,
             #[cfg(test)]
             stops: 0,
+            #[cfg(test)]
+            copied: 0,
         }
     }
 
@@ -477,10 +526,14 @@ impl Scrubber {
         if self.buffered {
             return false;
         }
-        if !idle || piece.len() < IDLE_MIN.max(2 * context) || !self.shortcuts() {
+        let end = start + piece.len() as u64;
+        if !idle
+            || piece.len() < IDLE_MIN.max(2 * context)
+            || !self.shortcuts()
+            || self.replayable(end)
+        {
             return false;
         }
-        let end = start + piece.len() as u64;
         let from = self.scan_from();
         let mut hits = std::mem::take(&mut self.hits);
         hits.clear();
@@ -554,6 +607,7 @@ impl Scrubber {
         self.cands.clear();
         self.swallow = None;
         self.resume = None;
+        self.forget();
     }
 
     /// Whether `text` holds any keyword or literal hit. A whole text without one cannot
@@ -623,6 +677,10 @@ impl Scrubber {
 
     fn process(&mut self, out: &mut Vec<u8>, eof: bool) {
         let end = self.end();
+        // Repeating text goes on repeating: copied before a scan reads it.
+        if self.replayable(end) {
+            self.replay(out, end);
+        }
         // A scan may stop short (see [`MOST`]): what it found is resolved before the
         // scan goes on (candidates from bytes not yet scanned are left waiting).
         loop {
@@ -648,6 +706,15 @@ impl Scrubber {
             self.emitted = limit;
         }
         self.compact();
+    }
+
+    /// Whether [`Scrubber::replay`] may copy a period of text that repeats, with the
+    /// bytes up to `end` (the last redaction's reach lies before it).
+    fn replayable(&self, end: u64) -> bool {
+        self.swallow.is_none()
+            && self.shortcuts()
+            && self.period.is_some()
+            && self.applied.back().is_some_and(|a| a.reach < end)
     }
 
     /// Swallow bytes of an overflowed rule's class. False while the swallow reaches the
@@ -1009,14 +1076,15 @@ impl Scrubber {
                 return false;
             }
             let Some((c, stop, span)) = self.choose(group) else {
-                self.cands.drain(..group);
+                self.drop_front(group);
                 continue;
             };
             let Some(label) = self.label(&c, span, end, eof) else {
                 return false;
             };
-            self.cands.drain(..group);
-            out.extend_from_slice(self.slice(self.emitted, c.start));
+            self.drop_front(group);
+            let from = self.emitted;
+            out.extend_from_slice(self.slice(from, c.start));
             out.extend_from_slice(self.slice(c.start, span.0));
             out.extend_from_slice(&self.set.rules[label as usize].replacement);
             out.extend_from_slice(self.slice(span.1, stop));
@@ -1026,13 +1094,161 @@ impl Scrubber {
             // Counted from the front, not searched for: the candidates counted are
             // dropped, so the count costs one step per candidate, however many wait.
             let cut = self.cands.iter().take_while(|x| x.start < stop).count();
-            self.cands.drain(..cut);
+            self.drop_front(cut);
             if c.fate == Fate::Overflow {
+                self.forget();
                 self.swallow = Some(c.rule);
                 return true;
             }
+            if self.shortcuts() {
+                let reach = self.read_to.max(stop + self.unread_reach());
+                self.read_to = 0;
+                // What went out since the last redaction went out unchanged (an
+                // overflow's swallow or a stream's end clears the list): that
+                // redaction's stop is where this one was decided from.
+                let from = self.applied.back().map_or(from, |a| a.stop);
+                self.note(Applied {
+                    from,
+                    span,
+                    stop,
+                    label,
+                    reach,
+                });
+                self.replay(out, end);
+            }
         }
         false
+    }
+
+    /// Drop the first `n` candidates, noting how far they read (see
+    /// [`Applied::reach`]): a candidate has read the bytes before its `pos`, and the
+    /// byte there when that byte decided it.
+    fn drop_front(&mut self, n: usize) {
+        for c in self.cands.drain(..n) {
+            self.read_to = self.read_to.max(c.pos + 1);
+        }
+    }
+
+    /// Past a redaction's stop, how far deciding it may have read without a
+    /// candidate's `pos` telling: hits dropped before they became candidates (by a
+    /// [`Memo`] path, a gate or [`learn`], at most [`MEMO`] bytes; or fed [`EAGER`]
+    /// bytes past their keyword), a run before a keyword, the keyword itself.
+    fn unread_reach(&self) -> u64 {
+        let keyword = self.set.prefilter.max_len();
+        (MEMO + KILL_READS + 2 * (self.set.context + keyword) + EAGER as usize + 2) as u64
+    }
+
+    /// Keep `a`, the last redaction applied, and find the shortest run of the last
+    /// ones, `n` of them (up to [`REPEAT`]), that repeats the `n` before it `d` bytes
+    /// later (the same rules, spans and stops): the period, `(n, d)`.
+    fn note(&mut self, a: Applied) {
+        if self.applied.len() == 2 * REPEAT {
+            self.applied.pop_front();
+        }
+        self.applied.push_back(a);
+        let k = self.applied.len();
+        self.period = (1..=REPEAT.min(k / 2)).find_map(|n| {
+            let (a, b) = (k - 2 * n, k - n);
+            let d = self.applied[k - 1].stop - self.applied[b - 1].stop;
+            (0..n)
+                .all(|i| {
+                    let (x, y) = (self.applied[a + i], self.applied[b + i]);
+                    Applied {
+                        reach: y.reach,
+                        ..x.shifted(d)
+                    } == y
+                })
+                .then_some((n, d))
+        });
+    }
+
+    /// Forget the redactions applied (an overflow's swallow or the stream's end
+    /// comes between them and the next).
+    fn forget(&mut self) {
+        self.applied.clear();
+        self.period = None;
+    }
+
+    /// Copy the redactions of a text that repeats, a period at a time, instead of
+    /// finding and deciding each again.
+    ///
+    /// Every decision reads the bytes alone. The last `n` redactions (see
+    /// [`Scrubber::note`]), applied one after another from `from` to `stop`, were
+    /// decided from the bytes between `from` less the rule set's `context` and the
+    /// furthest [`Applied::reach`]: at `from` no candidate started earlier, and each
+    /// next one was decided from the stop of the one before (what went out between
+    /// went out unchanged). When those bytes equal the ones `d = stop - from` later,
+    /// the same decisions are made from `stop`, `d` bytes on: the same rules, the same
+    /// spans, the same output. So while the text repeats with period `d` (it is
+    /// compared, not trusted), periods are copied whole: `k` periods when the bytes
+    /// equal those `d` later up to `(k - 1) * d` past the furthest reach. The `n`
+    /// redactions before must have the same shape: two periods are seen before one is
+    /// copied, so text that does not repeat costs a few comparisons per redaction.
+    ///
+    /// What went out since `stop` went out unchanged: the first period's output
+    /// begins past it (it must lie before the period's first redaction).
+    fn replay(&mut self, out: &mut Vec<u8>, end: u64) {
+        let Some((n, d)) = self.period else { return };
+        let k = self.applied.len();
+        let (b, last) = (k - n, self.applied[k - 1]);
+        let first = self.applied[b];
+        let skip = self.emitted - last.stop;
+        if skip > first.span.0 - first.from {
+            return;
+        }
+        let Some(from) =
+            (first.from.checked_sub(self.set.context as u64)).filter(|&at| at >= self.base)
+        else {
+            return;
+        };
+        let reach = (b..k).map(|i| self.applied[i].reach).max().unwrap_or(end);
+        if reach + d > end {
+            return;
+        }
+        let equal = common_prefix(self.slice(from, end - d), self.slice(from + d, end));
+        let repeats = from + equal as u64;
+        if repeats < reach {
+            return;
+        }
+        let periods = (repeats - reach) / d + 1;
+        let write = |out: &mut Vec<u8>, skip: u64| {
+            for (i, r) in self.applied.range(b..).enumerate() {
+                let from = if i == 0 { r.from + skip } else { r.from };
+                out.extend_from_slice(self.slice(from, r.span.0));
+                out.extend_from_slice(&self.set.rules[r.label as usize].replacement);
+                out.extend_from_slice(self.slice(r.span.1, r.stop));
+            }
+        };
+        write(out, skip);
+        if periods > 1 {
+            // The period's whole output, doubled until it is there `periods - 1` times.
+            let at = out.len();
+            write(out, 0);
+            let total = (out.len() - at) * (periods - 1) as usize;
+            while out.len() - at < total {
+                let more = (out.len() - at).min(total - (out.len() - at));
+                out.extend_from_within(at..at + more);
+            }
+        }
+        for i in b..k {
+            self.counts[self.applied[i].label as usize] += periods;
+        }
+        self.total += periods * n as u64;
+        #[cfg(test)]
+        {
+            self.copied += periods;
+        }
+        let shift = periods * d;
+        for r in &mut self.applied {
+            *r = Applied {
+                reach: r.reach + shift,
+                ..r.shifted(shift)
+            };
+        }
+        self.emitted = last.stop + shift;
+        let emitted = self.emitted;
+        let cut = self.cands.iter().take_while(|x| x.start < emitted).count();
+        self.cands.drain(..cut);
     }
 
     /// Among decided candidates with one start, the one that applies: an overflow, else
@@ -1230,10 +1446,17 @@ impl Scrubber {
 
     /// Drop bytes no longer needed, keeping `context` bytes before `emitted`.
     fn compact(&mut self) {
-        let keep_from = self
-            .emitted
-            .saturating_sub(self.set.context as u64)
-            .max(self.base);
+        let context = self.set.context as u64;
+        let mut keep_from = self.emitted.saturating_sub(context);
+        // Text that repeats keeps the bytes its last period was decided from, for
+        // the next chunk to be compared with (see [`Scrubber::replay`]); a period of
+        // up to [`REPEAT_KEPT`] bytes.
+        if let Some((n, _)) = self.period {
+            let first = self.applied[self.applied.len() - n];
+            let window = first.from.saturating_sub(context);
+            keep_from = keep_from.min(window.max(self.emitted.saturating_sub(REPEAT_KEPT)));
+        }
+        let keep_from = keep_from.max(self.base);
         let drop = (keep_from - self.base) as usize;
         if drop > 0 && drop * 2 >= self.buf.len() {
             self.buf.drain(..drop);
@@ -1454,6 +1677,24 @@ fn run(
     }
     (c.state, c.pos, c.best, c.fate) = (state, pos, best, fate);
     fed
+}
+
+/// How many bytes `a` and `b` begin with alike (compared 32 at a time).
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let whole = a
+        .chunks_exact(32)
+        .zip(b.chunks_exact(32))
+        .take_while(|(x, y)| x == y)
+        .count()
+        * 32;
+    whole
+        + a[whole..]
+            .iter()
+            .zip(&b[whole..])
+            .take_while(|(x, y)| x == y)
+            .count()
 }
 
 /// Sort `hits` by `(offset, pattern)`. The prefilter's engines each report in order, one
@@ -1878,6 +2119,55 @@ mod tests {
         }
     }
 
+    /// A stream whose period is being copied keeps up to [`REPEAT_KEPT`] bytes before
+    /// what went out; its snapshot holds only the `context` the stream reads again,
+    /// and the stream restored from it goes on alike.
+    #[test]
+    fn a_snapshot_of_a_repeating_stream_holds_its_context_only() {
+        // Four credentials a period.
+        let text = [PERIODS[0], PERIODS[1], PERIODS[3]].concat().repeat(1_000);
+        let (head, tail) = text.as_bytes().split_at(100_000);
+        let set = RuleSet::builtin();
+        let mut s = Scrubber::new(set.clone());
+        let mut out = Vec::new();
+        s.feed(head, &mut out);
+        let (n, d) = s.period.unwrap();
+        assert!(n == 4 && s.copied > 0);
+        // The last period and the context before it.
+        assert!(s.emitted - s.base > d, "{} bytes kept", s.emitted - s.base);
+        let snap = s.snapshot();
+        assert!(snap.len() < 400, "a snapshot of {} bytes", snap.len());
+        let mut restored = Scrubber::restore(&snap, set).unwrap();
+        let mut rest = out.clone();
+        for (s, out) in [(&mut s, &mut out), (&mut restored, &mut rest)] {
+            s.feed(tail, out);
+            s.flush(out);
+        }
+        assert!(rest == out && restored.counts == s.counts);
+        assert!(out == scrubbed(text.as_bytes(), text.len(), true));
+    }
+
+    /// Redactions of the same shape decided after different bytes are not a period:
+    /// the first `key2462` follows a `7` and is redacted, every later one follows a
+    /// `2`, its rule's left guard, and is not (the bytes a period's decisions were
+    /// made after are compared too).
+    #[test]
+    fn a_period_is_compared_from_the_bytes_before_it() {
+        let mut rule = RuleSpec::custom("tk", "key[0-9]{4}", vec!["key".into()]);
+        rule.left_guard = "[2]".into();
+        rule.right_guard = String::new();
+        let set = Arc::new(RuleSet::new(&[rule], &[], "[{rule}]").unwrap());
+        let text = format!("key1357{}", "key2462".repeat(3_000));
+        let want = format!("[tk][tk]{}", "key2462".repeat(2_999));
+        for chunk in [text.len(), 4_096] {
+            for plain in [false, true] {
+                let out = scrubbed_by(set.clone(), text.as_bytes(), chunk, plain);
+                // Not `assert_eq!`: a failure would print 21 KB twice.
+                assert!(out == want.as_bytes(), "chunks of {chunk}, plain {plain}");
+            }
+        }
+    }
+
     /// A candidate that would take its state after its first bytes from an earlier
     /// one reading the same bytes ([`Head`]) does not when those bytes made a match:
     /// each line's `keyw1` matches, and its candidate reads on through letters that
@@ -1970,6 +2260,80 @@ mod tests {
             prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
         }
     }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Periods of one to four lines, one to three credentials each, over several
+        /// slices, edited here and there: copied periods (see [`Scrubber::replay`])
+        /// give the output and counts of feeding every candidate.
+        #[test]
+        fn periods_with_edits_equal_plain_feeding(
+            lines in proptest::collection::vec(0..PERIODS.len(), 1..5),
+            len in 2_000usize..150_000,
+            edits in proptest::collection::vec((any::<usize>(), 0..UNITS.len()), 0..4),
+            chunk in 1_000usize..70_000,
+        ) {
+            let one: Vec<u8> = lines.iter().flat_map(|&i| PERIODS[i].bytes()).collect();
+            let text = repeated(&one, len, &edits);
+            let plain = scrubbed_counted(&text, text.len(), true);
+            prop_assert_eq!(&scrubbed_counted(&text, text.len(), false), &plain);
+            prop_assert_eq!(&scrubbed_counted(&text, chunk, false), &plain);
+        }
+    }
+
+    /// The output of `text` fed in `chunk`s, and the redactions per rule.
+    fn scrubbed_counted(text: &[u8], chunk: usize, plain: bool) -> (Vec<u8>, Vec<u64>) {
+        scrubber_after(text, chunk, plain).1
+    }
+
+    /// The scrubber that took `text` in `chunk`s, with its output and counts.
+    fn scrubber_after(text: &[u8], chunk: usize, plain: bool) -> (Scrubber, (Vec<u8>, Vec<u64>)) {
+        let mut s = Scrubber::new(RuleSet::builtin());
+        s.plain = plain;
+        let mut out = Vec::new();
+        for piece in text.chunks(chunk) {
+            s.feed(piece, &mut out);
+        }
+        s.flush(&mut out);
+        let counts = s.counts.clone();
+        (s, (out, counts))
+    }
+
+    #[test]
+    fn repeating_periods_are_copied_until_an_edit() {
+        // Two credentials a period; the fifth period's access key is one byte longer.
+        let one = PERIODS[1].as_bytes();
+        let mut text = one.repeat(2_000);
+        let edit = 4 * one.len() + 40;
+        text.insert(edit, b'Q');
+        let plain = scrubbed_counted(&text, text.len(), true);
+        for chunk in [text.len(), 65_536, 5_000] {
+            let (s, got) = scrubber_after(&text, chunk, false);
+            assert_eq!(got, plain, "chunks of {chunk}");
+            // The edit breaks the key it lands in.
+            assert_eq!(got.1.iter().sum::<u64>(), 3_999, "chunks of {chunk}");
+            // All but a few periods after the edit (two seen, then copies) and at
+            // each slice's end (a reach of ~1,400 bytes, 12 periods, is decided).
+            let slices = text.len().div_ceil(SLICE.min(chunk)) as u64;
+            assert!(s.copied >= 2_000 - 8 - 16 * slices, "{} copied", s.copied);
+        }
+    }
+
+    /// Lines whose credentials a period holds: a context match named after its token,
+    /// two credentials on one line, a run before a keyword, a private key, a match
+    /// rejected as a placeholder, a JWT, a line with none.
+    const PERIODS: [&str; 9] = [
+        "GITHUB_TOKEN=ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5\n",
+        "export AWS_ACCESS_KEY_ID=AKIAQWERTYUIOPASDFGH 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\n",
+        "bFuBC4kI9TJLXsDG5pnIFaZv5xfxjMLypIbjRZHx5aGs5KN8HYJqJQQJ991A38u6GSZO1Xdrt6OvAZDOp6vJ ",
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEADwt6DJm2EUfCt0Sr8vuZTawK7tzoZv/g8PHk+RsozxXLYDAO\n-----END RSA PRIVATE KEY-----\n",
+        "password = \"<your-password>\" ",
+        "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U\n",
+        "{\"ado_pat\": \"sdtw88zesxiu0nl5cfc69nbld4zp6iwk67dam8ac5650cxu9nlui\"}",
+        "plain words, a token of nothing, sk- and ghp_ alone\n",
+        "password=hunter2 ",
+    ];
 
     /// Lines printed again and again: credentials (redacted in every copy) and tokens
     /// run into their next copy (none).
