@@ -113,6 +113,16 @@ const REPEAT: usize = 4;
 /// of the next chunk with.
 const REPEAT_KEPT: u64 = 16 * 1024;
 
+/// The longest period of text without a redaction that [`Scrubber::skip_clean`]
+/// looks for, and the bytes it compares to find one.
+const CLEAN_PERIOD: u64 = 4096;
+const PROBE: u64 = 32;
+
+/// A stream is busy (see [`Scrubber::skip_clean`]) while its last [`BUSY_SPAN`]
+/// bytes or more held a keyword hit every `BUSY_EVERY` bytes or more often.
+const BUSY_EVERY: u64 = 128;
+const BUSY_SPAN: u64 = 4096;
+
 /// A redaction applied, as [`Scrubber::replay`] reads it: made from `from` (where
 /// the redaction before it stopped: no candidate then started earlier), it replaced
 /// `span` by `label`'s replacement and went out to `stop`; deciding it read no byte
@@ -222,6 +232,15 @@ pub struct Scrubber {
     /// One past the last byte read by the candidates dropped since the last
     /// redaction (see [`Applied::reach`]).
     pub(super) read_to: u64,
+    /// Where the last redaction, or an overflow's swallow, stopped.
+    pub(super) last_stop: u64,
+    /// Keyword hits taken, bytes let out unread by [`Scrubber::skip_clean`], and
+    /// `(end, hits, unread)` when [`Scrubber::busy`] was last set.
+    pub(super) hits_taken: u64,
+    pub(super) unread: u64,
+    pub(super) busy_mark: (u64, u64, u64),
+    /// Whether the stream is dense with hits (see [`BUSY_EVERY`]).
+    pub(super) busy: bool,
     /// `(end, from, n)`: the last scan, of `from..end`, found that its last `n` bytes
     /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
     pub(super) pending: Option<(u64, u64, usize)>,
@@ -240,6 +259,9 @@ pub struct Scrubber {
     /// Tests only: the periods copied (see [`Scrubber::replay`]).
     #[cfg(test)]
     pub(super) copied: u64,
+    /// Tests only: the bytes let out unread (see [`Scrubber::skip_clean`]).
+    #[cfg(test)]
+    pub(super) skipped: u64,
 }
 
 /// The states one candidate's DFA passed through, byte by byte: `states[i]` is the
@@ -456,6 +478,11 @@ impl Scrubber {
             applied: VecDeque::new(),
             period: None,
             read_to: 0,
+            last_stop: 0,
+            hits_taken: 0,
+            busy_mark: (0, 0, 0),
+            unread: 0,
+            busy: false,
             pending: None,
             #[cfg(test)]
             plain: false,
@@ -465,6 +492,8 @@ impl Scrubber {
             stops: 0,
             #[cfg(test)]
             copied: 0,
+            #[cfg(test)]
+            skipped: 0,
         }
     }
 
@@ -531,6 +560,7 @@ impl Scrubber {
             || piece.len() < IDLE_MIN.max(2 * context)
             || !self.shortcuts()
             || self.replayable(end)
+            || self.busy
         {
             return false;
         }
@@ -680,6 +710,8 @@ impl Scrubber {
         // Repeating text goes on repeating: copied before a scan reads it.
         if self.replayable(end) {
             self.replay(out, end);
+        } else if self.busy && self.swallow.is_none() && self.shortcuts() {
+            self.skip_clean(out, end);
         }
         // A scan may stop short (see [`MOST`]): what it found is resolved before the
         // scan goes on (candidates from bytes not yet scanned are left waiting).
@@ -705,6 +737,7 @@ impl Scrubber {
             out.extend_from_slice(self.slice(self.emitted, limit));
             self.emitted = limit;
         }
+        self.note_busy(end);
         self.compact();
     }
 
@@ -735,6 +768,7 @@ impl Scrubber {
         }
         self.swallow = None;
         let emitted = self.emitted;
+        self.last_stop = emitted;
         self.cands.retain(|c| c.start >= emitted);
         true
     }
@@ -881,6 +915,7 @@ impl Scrubber {
         // appended (no search per hit).
         sort_runs(&mut hits, &mut self.merged);
         self.work += hits.len() as u64;
+        self.hits_taken += hits.len() as u64;
         for &(pattern, at) in &hits {
             let hit = from + at as u64;
             let stop = hit + set.prefilter.pattern(pattern).len() as u64;
@@ -1095,6 +1130,7 @@ impl Scrubber {
             // dropped, so the count costs one step per candidate, however many wait.
             let cut = self.cands.iter().take_while(|x| x.start < stop).count();
             self.drop_front(cut);
+            self.last_stop = stop;
             if c.fate == Fate::Overflow {
                 self.forget();
                 self.swallow = Some(c.rule);
@@ -1202,15 +1238,9 @@ impl Scrubber {
             return;
         };
         let reach = (b..k).map(|i| self.applied[i].reach).max().unwrap_or(end);
-        if reach + d > end {
+        let Some(periods) = self.periods((from, reach), d, end) else {
             return;
-        }
-        let equal = common_prefix(self.slice(from, end - d), self.slice(from + d, end));
-        let repeats = from + equal as u64;
-        if repeats < reach {
-            return;
-        }
-        let periods = (repeats - reach) / d + 1;
+        };
         let write = |out: &mut Vec<u8>, skip: u64| {
             for (i, r) in self.applied.range(b..).enumerate() {
                 let from = if i == 0 { r.from + skip } else { r.from };
@@ -1246,9 +1276,85 @@ impl Scrubber {
             };
         }
         self.emitted = last.stop + shift;
+        self.last_stop = self.emitted;
         let emitted = self.emitted;
         let cut = self.cands.iter().take_while(|x| x.start < emitted).count();
         self.cands.drain(..cut);
+    }
+
+    /// How many whole periods of `d` bytes are decided as the one read from `from`
+    /// to `reach` was (none: `None`): while the bytes up to `end` equal those `d`
+    /// later, `k` periods when they do up to `(k - 1) * d` past `reach`.
+    fn periods(&self, (from, reach): (u64, u64), d: u64, end: u64) -> Option<u64> {
+        if reach + d > end {
+            return None;
+        }
+        let equal = common_prefix(self.slice(from, end - d), self.slice(from + d, end));
+        let repeats = from + equal as u64;
+        (repeats >= reach).then(|| (repeats - reach) / d + 1)
+    }
+
+    /// Let text without a redaction that repeats go out unread, a period at a time.
+    ///
+    /// The argument of [`Scrubber::replay`] with no redaction in it: the `d` bytes
+    /// before `emitted` went out unchanged after the last redaction had stopped, so
+    /// every candidate starting among them was decided without a match, from the bytes
+    /// between `context` before them and [`Scrubber::read_to`] or the furthest a hit
+    /// dropped unread may reach. When those bytes equal the ones `d` later, the
+    /// candidates starting `d` bytes later are decided alike: none matches, and the
+    /// next `d` bytes go out unchanged, as many periods as the text repeats. `d` is
+    /// found by the last time the [`PROBE`] bytes before `emitted` occurred, within
+    /// [`CLEAN_PERIOD`]; only a [`Scrubber::busy`] stream looks (on text with few
+    /// hits the scan costs less than looking), and only when a chunk brought more
+    /// than a period's worth of bytes.
+    fn skip_clean(&mut self, out: &mut Vec<u8>, end: u64) {
+        let e = self.emitted;
+        let context = self.set.context as u64;
+        let unread = self.unread_reach();
+        if end < e + 2 * CLEAN_PERIOD + unread || e < self.base + PROBE {
+            return;
+        }
+        let lo = self.base.max(e.saturating_sub(CLEAN_PERIOD + PROBE));
+        let probe = self.slice(e - PROBE, e);
+        let Some(at) = memchr::memmem::rfind(self.slice(lo, e - 1), probe) else {
+            return;
+        };
+        let d = e - PROBE - (lo + at as u64);
+        let Some(from) = (e - d).checked_sub(context).filter(|&at| at >= self.base) else {
+            return;
+        };
+        if self.last_stop > e - d {
+            return;
+        }
+        let reach = self.read_to.max(e + unread);
+        let Some(periods) = self.periods((from, reach), d, end) else {
+            return;
+        };
+        let shift = periods * d;
+        out.extend_from_slice(self.slice(e, e + shift));
+        self.emitted = e + shift;
+        // The reads of the candidates decided alike, `shift` bytes on.
+        self.read_to += shift;
+        self.unread += shift;
+        #[cfg(test)]
+        {
+            self.skipped += shift;
+        }
+        let emitted = self.emitted;
+        let cut = self.cands.iter().take_while(|x| x.start < emitted).count();
+        self.cands.drain(..cut);
+    }
+
+    /// Note whether the stream is busy: hits taken every [`BUSY_EVERY`] bytes or more
+    /// often in the bytes read since it was last noted, at least [`BUSY_SPAN`] bytes
+    /// ago (bytes let out unread are not counted).
+    fn note_busy(&mut self, end: u64) {
+        let (at, hits, unread) = self.busy_mark;
+        let read = (end - at).saturating_sub(self.unread - unread);
+        if read >= BUSY_SPAN {
+            self.busy = (self.hits_taken - hits) * BUSY_EVERY >= read;
+            self.busy_mark = (end, self.hits_taken, self.unread);
+        }
     }
 
     /// Among decided candidates with one start, the one that applies: an overflow, else
@@ -1455,6 +1561,11 @@ impl Scrubber {
             let first = self.applied[self.applied.len() - n];
             let window = first.from.saturating_sub(context);
             keep_from = keep_from.min(window.max(self.emitted.saturating_sub(REPEAT_KEPT)));
+        }
+        // A busy stream keeps what [`Scrubber::skip_clean`] looks back over.
+        if self.busy {
+            let back = CLEAN_PERIOD + PROBE + context;
+            keep_from = keep_from.min(self.emitted.saturating_sub(back));
         }
         let keep_from = keep_from.max(self.base);
         let drop = (keep_from - self.base) as usize;
@@ -2264,6 +2375,26 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
 
+        /// Text without a credential repeated (keywords, near misses, a trace's
+        /// `…_tokens` keys), edited here and there with keywords and credentials:
+        /// letting periods out unread (see [`Scrubber::skip_clean`]) gives the output
+        /// and counts of feeding every candidate.
+        #[test]
+        fn clean_periods_with_edits_equal_plain_feeding(
+            lines in proptest::collection::vec(0..CLEAN.len(), 1..4),
+            units in proptest::collection::vec(0..UNITS.len(), 0..4),
+            len in 20_000usize..200_000,
+            edits in proptest::collection::vec((any::<usize>(), 0..UNITS.len()), 0..4),
+            chunk in 9_000usize..70_000,
+        ) {
+            let mut one: Vec<u8> = lines.iter().flat_map(|&i| CLEAN[i].bytes()).collect();
+            one.extend(units.iter().flat_map(|&i| UNITS[i].bytes()));
+            let text = repeated(&one, len, &edits);
+            let plain = scrubbed_counted(&text, text.len(), true);
+            prop_assert_eq!(&scrubbed_counted(&text, text.len(), false), &plain);
+            prop_assert_eq!(&scrubbed_counted(&text, chunk, false), &plain);
+        }
+
         /// Periods of one to four lines, one to three credentials each, over several
         /// slices, edited here and there: copied periods (see [`Scrubber::replay`])
         /// give the output and counts of feeding every candidate.
@@ -2317,6 +2448,49 @@ mod tests {
             // each slice's end (a reach of ~1,400 bytes, 12 periods, is decided).
             let slices = text.len().div_ceil(SLICE.min(chunk)) as u64;
             assert!(s.copied >= 2_000 - 8 - 16 * slices, "{} copied", s.copied);
+        }
+    }
+
+    /// Lines without a credential, dense with keywords: an agent's run in the trace
+    /// format (a period of 1,048 bytes, `token` every ~70), a token run into its
+    /// next copy, code, a storm, near misses.
+    const CLEAN: [&str; 5] = [
+        concat!(
+            "{\"type\":\"run_start\",\"agent\":\"iteron-demo\",\"model\":\"demo-coder-1\",\"prompt\":\"Reformat the codebase.\"}\n",
+            "{\"type\":\"phase\",\"phase\":\"executing\"}\n",
+            "{\"type\":\"tool_start\",\"call_id\":\"call_1\",\"tool\":\"bash\",\"title\":\"Format src/\",\"input\":{\"command\":\"ruff format src/\"}}\n",
+            "{\"type\":\"tool_output_delta\",\"call_id\":\"call_1\",\"text\":\"41 files reformatted, 12 files left unchanged\\n",
+            "\"}\n",
+            "{\"type\":\"tool_end\",\"call_id\":\"call_1\",\"status\":\"completed\",\"outcome\":\"ok\"}\n",
+            "{\"type\":\"notice\",\"code\":\"drain\",\"text\":\"Drain requested: finishing the admitted work and checkpointing.\"}\n",
+            "{\"type\":\"assistant_delta\",\"text\":\"Formatted src/ (41 files). tests/ is left for the next run.\"}\n",
+            "{\"type\":\"turn_end\",\"usage\":{\"input\":1500,\"output\":80},\"context\":{\"estimated_tokens\":1580,\"components\":{\"stable_prefix_tokens\":900,\"instruction_tokens\":0,\"task_context_tokens\":0,\"memory_tokens\":0,\"transcript_tokens\":400,\"attachment_tokens\":0,\"tool_schema_tokens\":0,\"tool_result_tokens\":120,\"lsp_result_tokens\":0}}}\n",
+            "{\"type\":\"run_end\",\"outcome\":\"drained\",\"reason\":\"drain requested; checkpoint written after call_1\"}\n",
+        ),
+        "pull-request-3dec171ce124d3c1c36c3e2fd4f70608d9d9475a",
+        "token = os.environ.get(\"GITHUB_TOKEN\") or secret_from(api_key_path)\n",
+        "sk-sk-ghp_ghp_AKIA eyJ-eyJ- xoxb- password: ",
+        "def authorization(self, bearer, token, key):\n    return self.secret\n",
+    ];
+
+    #[test]
+    fn clean_periods_go_out_unread_until_a_credential() {
+        let mut text = CLEAN[0].repeat(2_000);
+        let planted = 1_000 * CLEAN[0].len() + 17;
+        let key = "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5";
+        text.insert_str(planted, &format!(" {key} "));
+        let plain = scrubbed_counted(text.as_bytes(), text.len(), true);
+        assert_eq!(plain.1.iter().sum::<u64>(), 1);
+        for chunk in [text.len(), 65_536, 10_000] {
+            let (s, got) = scrubber_after(text.as_bytes(), chunk, false);
+            assert!(got == plain, "chunks of {chunk}");
+            // Most of the text, before the key and after it.
+            assert!(
+                s.skipped > text.len() as u64 / 2,
+                "{} of {} unread",
+                s.skipped,
+                text.len()
+            );
         }
     }
 
