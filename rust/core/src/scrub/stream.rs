@@ -708,10 +708,8 @@ impl Scrubber {
     fn process(&mut self, out: &mut Vec<u8>, eof: bool) {
         let end = self.end();
         // Repeating text goes on repeating: copied before a scan reads it.
-        if self.replayable(end) {
-            self.replay(out, end);
-        } else if self.busy && self.swallow.is_none() && self.shortcuts() {
-            self.skip_clean(out, end);
+        if self.period.is_some() || self.busy {
+            self.repeat_on(out, end);
         }
         // A scan may stop short (see [`MOST`]): what it found is resolved before the
         // scan goes on (candidates from bytes not yet scanned are left waiting).
@@ -739,6 +737,17 @@ impl Scrubber {
         }
         self.note_busy(end);
         self.compact();
+    }
+
+    /// Before a chunk is scanned: [`Scrubber::replay`], or [`Scrubber::skip_clean`].
+    /// Out of line: a 32-byte delta does neither.
+    #[inline(never)]
+    fn repeat_on(&mut self, out: &mut Vec<u8>, end: u64) {
+        if self.replayable(end) {
+            self.replay(out, end);
+        } else if self.busy && self.swallow.is_none() && self.shortcuts() {
+            self.skip_clean(out, end);
+        }
     }
 
     /// Whether [`Scrubber::replay`] may copy a period of text that repeats, with the
@@ -1350,6 +1359,9 @@ impl Scrubber {
     /// ago (bytes let out unread are not counted).
     fn note_busy(&mut self, end: u64) {
         let (at, hits, unread) = self.busy_mark;
+        if end - at < BUSY_SPAN {
+            return;
+        }
         let read = (end - at).saturating_sub(self.unread - unread);
         if read >= BUSY_SPAN {
             self.busy = (self.hits_taken - hits) * BUSY_EVERY >= read;
