@@ -390,3 +390,21 @@ fn runs_before_keywords_in_storms() {
         );
     }
 }
+
+/// Lines printed again and again, each with credentials in it: every copy is
+/// redacted, and after the first periods of each chunk the rest are copied, not
+/// decided again (work per MiB: 1,125,053 and 1,275,643 before, 36,886 and 32,495
+/// now).
+#[test]
+fn repeated_credentials_are_copied() {
+    for line in [
+        "password = 'correct horse battery staple'\n",
+        "$ stripe listen --api-key sk_test_nyxmjvv57yIka7PRadj5Sfjn\n> Ready!\n",
+    ] {
+        let text = repeat(line, N - N % line.len());
+        let one = run(line.as_bytes(), line.len()).out;
+        let r = run(&text, 65536);
+        assert!(r.out == one.repeat(text.len() / line.len()), "{line:?}");
+        assert!(r.work <= N as u64 / 16, "{line:?}: work {}", r.work);
+    }
+}
