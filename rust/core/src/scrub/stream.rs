@@ -1314,8 +1314,8 @@ impl Scrubber {
     /// next `d` bytes go out unchanged, as many periods as the text repeats. `d` is
     /// found by the last time the [`PROBE`] bytes before `emitted` occurred, within
     /// [`CLEAN_PERIOD`]; only a [`Scrubber::busy`] stream looks (on text with few
-    /// hits the scan costs less than looking), and only when a chunk brought more
-    /// than a period's worth of bytes.
+    /// hits the scan costs less than looking), and only when two of the longest
+    /// periods and that bound have arrived past `emitted`.
     fn skip_clean(&mut self, out: &mut Vec<u8>, end: u64) {
         let e = self.emitted;
         let context = self.set.context as u64;
