@@ -1286,9 +1286,7 @@ impl Scrubber {
         }
         self.emitted = last.stop + shift;
         self.last_stop = self.emitted;
-        let emitted = self.emitted;
-        let cut = self.cands.iter().take_while(|x| x.start < emitted).count();
-        self.cands.drain(..cut);
+        self.drop_passed();
     }
 
     /// How many whole periods of `d` bytes are decided as the one read from `from`
@@ -1349,6 +1347,12 @@ impl Scrubber {
         {
             self.skipped += shift;
         }
+        self.drop_passed();
+    }
+
+    /// Drop the candidates that start before `emitted`, decided by a period copied
+    /// or let out (their reads are those of the period before, `d` bytes on).
+    fn drop_passed(&mut self) {
         let emitted = self.emitted;
         let cut = self.cands.iter().take_while(|x| x.start < emitted).count();
         self.cands.drain(..cut);
@@ -1928,6 +1932,16 @@ mod tests {
     }
 
     fn scrubbed_by(set: Arc<RuleSet>, text: &[u8], chunk: usize, plain: bool) -> Vec<u8> {
+        scrubber_after(set, text, chunk, plain).1 .0
+    }
+
+    /// The scrubber that took `text` in `chunk`s, with its output and counts.
+    fn scrubber_after(
+        set: Arc<RuleSet>,
+        text: &[u8],
+        chunk: usize,
+        plain: bool,
+    ) -> (Scrubber, (Vec<u8>, Vec<u64>)) {
         let mut s = Scrubber::new(set);
         s.plain = plain;
         let mut out = Vec::new();
@@ -1935,7 +1949,8 @@ mod tests {
             s.feed(piece, &mut out);
         }
         s.flush(&mut out);
-        out
+        let counts = s.counts.clone();
+        (s, (out, counts))
     }
 
     /// Keywords and near-keywords of storms, values, breaks and whole credentials.
@@ -2427,20 +2442,7 @@ mod tests {
 
     /// The output of `text` fed in `chunk`s, and the redactions per rule.
     fn scrubbed_counted(text: &[u8], chunk: usize, plain: bool) -> (Vec<u8>, Vec<u64>) {
-        scrubber_after(text, chunk, plain).1
-    }
-
-    /// The scrubber that took `text` in `chunk`s, with its output and counts.
-    fn scrubber_after(text: &[u8], chunk: usize, plain: bool) -> (Scrubber, (Vec<u8>, Vec<u64>)) {
-        let mut s = Scrubber::new(RuleSet::builtin());
-        s.plain = plain;
-        let mut out = Vec::new();
-        for piece in text.chunks(chunk) {
-            s.feed(piece, &mut out);
-        }
-        s.flush(&mut out);
-        let counts = s.counts.clone();
-        (s, (out, counts))
+        scrubber_after(RuleSet::builtin(), text, chunk, plain).1
     }
 
     #[test]
@@ -2452,7 +2454,7 @@ mod tests {
         text.insert(edit, b'Q');
         let plain = scrubbed_counted(&text, text.len(), true);
         for chunk in [text.len(), 65_536, 5_000] {
-            let (s, got) = scrubber_after(&text, chunk, false);
+            let (s, got) = scrubber_after(RuleSet::builtin(), &text, chunk, false);
             assert_eq!(got, plain, "chunks of {chunk}");
             // The edit breaks the key it lands in.
             assert_eq!(got.1.iter().sum::<u64>(), 3_999, "chunks of {chunk}");
@@ -2494,7 +2496,7 @@ mod tests {
         let plain = scrubbed_counted(text.as_bytes(), text.len(), true);
         assert_eq!(plain.1.iter().sum::<u64>(), 1);
         for chunk in [text.len(), 65_536, 10_000] {
-            let (s, got) = scrubber_after(text.as_bytes(), chunk, false);
+            let (s, got) = scrubber_after(RuleSet::builtin(), text.as_bytes(), chunk, false);
             assert!(got == plain, "chunks of {chunk}");
             // Most of the text, before the key and after it.
             assert!(
