@@ -9,8 +9,11 @@
 //! there (see [`class`]). One `vpermt2w` looks up 32 bytes at once (each in its own
 //! 16-bit lane), so a group answers "which buckets could start here?" for 64 positions
 //! with eight lookups (four places, even and odd positions); ANDed over the places,
-//! any bit left flags a position, which is then compared with the signatures of its
-//! buckets. Teddy proper looks up nibbles with byte shuffles: two lookups per place
+//! any bit left in any group flags a position. Its four bytes, lowercased, and its
+//! first three are then looked up in a hash table of the signatures ([`Exact`]): two
+//! lookups and no branch on a miss, whatever the buckets flagged there (a comparison
+//! with each signature of each flagged bucket cost a branch a signature, ~11 ns a flag
+//! in text that flags every 26 bytes). Teddy proper looks up nibbles with byte shuffles: two lookups per place
 //! for a set of nibble pairs, a coarser test than a class. aho-corasick's AVX2 Teddy
 //! reads 16 positions per step with 16 buckets and takes up to 64 patterns well, so the
 //! prefilter needed three of its searchers for the built-in keywords, plus one for the
@@ -63,10 +66,6 @@ const CLASSES: [u8; 256] = {
     t
 };
 
-/// A signature as the comparison wants it: its bytes little-endian (lowercased), the
-/// mask of the bytes it has, its index.
-type Flat = (u32, u32, u32);
-
 /// See the module's documentation.
 pub(crate) struct Sieve {
     #[cfg(target_arch = "x86_64")]
@@ -74,16 +73,124 @@ pub(crate) struct Sieve {
     /// Per group, per place: the table's two halves (entries 0-31, 32-63).
     #[cfg(target_arch = "x86_64")]
     groups: Vec<[(__m512i, __m512i); WIDTH]>,
-    /// Per bucket (`group * 16 + bit`): its range of `flat`.
-    buckets: Vec<(u32, u32)>,
-    flat: Vec<Flat>,
+    /// Where a flagged position's bytes are looked up.
+    exact: Exact,
+}
+
+/// The signatures by their bytes, for the comparison after a flag: a hash table of
+/// [`SLOTS`] keys a row, each key a signature's bytes little-endian (a three-byte
+/// one's fourth byte zero), so a position's four bytes, and its first three, are two
+/// lookups, whatever the number of signatures or of buckets flagged there. The
+/// multiplier is picked so that no row overflows.
+#[derive(Debug)]
+struct Exact {
+    keys: Vec<[u32; SLOTS]>,
+    /// The signature of each key; [`EMPTY`] where the slot is free (its key 0, which
+    /// three NUL bytes also make).
+    sigs: Vec<[u32; SLOTS]>,
+    multiplier: u32,
+    /// `32 - log2(keys.len())`.
+    shift: u32,
+}
+
+/// Keys per row of [`Exact`].
+const SLOTS: usize = 4;
+/// The signature of a free slot.
+const EMPTY: u32 = u32::MAX;
+
+impl Exact {
+    /// The table of `sigs` (three or four bytes each, lowercased).
+    fn new(sigs: &[Vec<u8>]) -> Exact {
+        let keys: Vec<u32> = sigs
+            .iter()
+            .map(|sig| {
+                let mut value = [0u8; 4];
+                value[..sig.len()].copy_from_slice(sig);
+                u32::from_le_bytes(value)
+            })
+            .collect();
+        // Rows for one key each on average, at least 64; more when no multiplier of
+        // the first few fits every row (seeded: the same table every time).
+        let mut bits = sigs.len().next_power_of_two().max(64).trailing_zeros();
+        let mut seed = 0x9E37_79B9u32;
+        loop {
+            for _ in 0..64 {
+                seed ^= seed << 13;
+                seed ^= seed >> 17;
+                seed ^= seed << 5;
+                let mut exact = Exact {
+                    keys: vec![[0; SLOTS]; 1 << bits],
+                    sigs: vec![[EMPTY; SLOTS]; 1 << bits],
+                    multiplier: seed | 1,
+                    shift: 32 - bits,
+                };
+                if keys
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &key)| exact.insert(key, i as u32))
+                {
+                    return exact;
+                }
+            }
+            bits += 1;
+        }
+    }
+
+    fn row(&self, key: u32) -> usize {
+        (key.wrapping_mul(self.multiplier) >> self.shift) as usize
+    }
+
+    /// False when the key's row is full.
+    fn insert(&mut self, key: u32, sig: u32) -> bool {
+        let row = self.row(key);
+        let Some(slot) = self.sigs[row].iter().position(|&s| s == EMPTY) else {
+            return false;
+        };
+        self.keys[row][slot] = key;
+        self.sigs[row][slot] = sig;
+        true
+    }
+
+    /// The slots of `key`'s row that hold it, as bits (free slots too, for key 0).
+    #[inline(always)]
+    fn hits(&self, key: u32) -> (usize, u32) {
+        let row = self.row(key);
+        let keys = &self.keys[row];
+        let mut bits = 0;
+        for (slot, &k) in keys.iter().enumerate() {
+            bits |= u32::from(k == key) << slot;
+        }
+        (row, bits)
+    }
+
+    /// Calls `found` for each signature of `key`'s row in `bits` (see [`Exact::hits`]);
+    /// returns how many.
+    #[cold]
+    #[inline(never)]
+    fn report(
+        &self,
+        (row, mut bits): (usize, u32),
+        at: usize,
+        found: &mut impl FnMut(u32, usize),
+    ) -> usize {
+        let mut n = 0;
+        while bits != 0 {
+            let sig = self.sigs[row][bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            if sig != EMPTY {
+                n += 1;
+                found(sig, at);
+            }
+        }
+        n
+    }
 }
 
 impl fmt::Debug for Sieve {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Sieve")
-            .field("buckets", &self.buckets.len())
-            .field("signatures", &self.flat.len())
+            .field("groups", &self.group_count())
+            .field("exact", &self.exact)
             .finish()
     }
 }
@@ -97,7 +204,8 @@ impl Sieve {
             let simd = V4::try_new()?;
             let fits = |s: &Vec<u8>| {
                 (3..=WIDTH).contains(&s.len())
-                    && s.iter().all(|&b| b.is_ascii() && !b.is_ascii_uppercase())
+                    && s.iter()
+                        .all(|&b| b.is_ascii() && b != 0 && !b.is_ascii_uppercase())
             };
             if sigs.is_empty() || !sigs.iter().all(fits) {
                 return None;
@@ -125,24 +233,10 @@ impl Sieve {
                 };
                 groups.push(table.map(|entries| (half(&entries, 0), half(&entries, 1))));
             }
-            let mut buckets = Vec::with_capacity(members.len());
-            let mut flat = Vec::with_capacity(sigs.len());
-            for bucket in &members {
-                let from = flat.len() as u32;
-                for &i in bucket {
-                    let sig = &sigs[i as usize];
-                    let (mut value, mut mask) = ([0u8; 4], [0u8; 4]);
-                    value[..sig.len()].copy_from_slice(sig);
-                    mask[..sig.len()].fill(0xff);
-                    flat.push((u32::from_le_bytes(value), u32::from_le_bytes(mask), i));
-                }
-                buckets.push((from, flat.len() as u32));
-            }
             Some(Sieve {
                 simd,
                 groups,
-                buckets,
-                flat,
+                exact: Exact::new(sigs),
             })
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -152,9 +246,21 @@ impl Sieve {
         }
     }
 
+    /// How many groups of [`BUCKETS`] buckets the signatures take.
+    fn group_count(&self) -> usize {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.groups.len()
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            0
+        }
+    }
+
     /// Calls `found(signature, start)` for each of the sieve's signatures that occurs
     /// in `hay` (ASCII case ignored) starting in `at..to`; returns how many. Positions
-    /// come in order within a group, not across groups.
+    /// come in order from one step of 64 to the next, not within one.
     pub(crate) fn find(
         &self,
         hay: &[u8],
@@ -256,6 +362,7 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
         let classes = |v: __m512i| {
             f._mm512_andnot_si512(bw._mm512_srli_epi16::<1>(f._mm512_and_si512(v, bit6)), v)
         };
+        let exact = &sieve.exact;
         let mut count = 0;
         let mut tail = [0u8; LANES + WIDTH];
         let mut p = at;
@@ -285,7 +392,9 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
                 _ => u32::MAX,
             };
             let (even_keep, odd_keep) = (keep(n.div_ceil(2)), keep(n / 2));
-            for (g, table) in sieve.groups.iter().enumerate() {
+            // Flags of every group, ORed: a position is looked up once.
+            let (mut even_flagged, mut odd_flagged) = (0, 0);
+            for table in &sieve.groups {
                 let look = |place: usize, idx: __m512i| {
                     bw._mm512_permutex2var_epi16(table[place].0, idx, table[place].1)
                 };
@@ -297,37 +406,26 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
                     f._mm512_and_si512(look(0, h0), look(1, v2)),
                     f._mm512_and_si512(look(2, h2), look(3, v4)),
                 );
-                let even_flagged = bw._mm512_test_epi16_mask(even, even) & even_keep;
-                let odd_flagged = bw._mm512_test_epi16_mask(odd, odd) & odd_keep;
-                if even_flagged | odd_flagged == 0 {
-                    continue;
-                }
-                for (flags, mut flagged, parity) in [(even, even_flagged, 0), (odd, odd_flagged, 1)]
-                {
-                    let flags: [u16; 32] = bytemuck::cast(flags);
-                    while flagged != 0 {
-                        let i = flagged.trailing_zeros() as usize;
-                        flagged &= flagged - 1;
-                        let off = 2 * i + parity;
-                        let word = lowercase(u32::from_le_bytes([
-                            bytes[off],
-                            bytes[off + 1],
-                            bytes[off + 2],
-                            bytes[off + 3],
-                        ]));
-                        let room = hay.len() - (p + off);
-                        let mut bits = flags[i];
-                        while bits != 0 {
-                            let bucket = g * BUCKETS + bits.trailing_zeros() as usize;
-                            bits &= bits - 1;
-                            let (a, b) = sieve.buckets[bucket];
-                            for &(value, mask, sig) in &sieve.flat[a as usize..b as usize] {
-                                if word & mask == value && mask.count_ones() as usize <= 8 * room {
-                                    count += 1;
-                                    found(sig, p + off);
-                                }
-                            }
-                        }
+                even_flagged |= bw._mm512_test_epi16_mask(even, even);
+                odd_flagged |= bw._mm512_test_epi16_mask(odd, odd);
+            }
+            for (mut flagged, parity) in
+                [(even_flagged & even_keep, 0), (odd_flagged & odd_keep, 1)]
+            {
+                while flagged != 0 {
+                    let off = 2 * flagged.trailing_zeros() as usize + parity;
+                    flagged &= flagged - 1;
+                    // Bytes past the slice are zeros, which no signature has.
+                    let word = lowercase(u32::from_le_bytes(
+                        bytes[off..off + WIDTH].try_into().expect("four bytes"),
+                    ));
+                    let four = exact.hits(word);
+                    // A fourth byte of zero makes both keys one: looked up once.
+                    let (row, bits) = exact.hits(word & 0x00ff_ffff);
+                    let three = (row, bits * u32::from(word >> 24 != 0));
+                    if four.1 | three.1 != 0 {
+                        count += exact.report(four, p + off, &mut found);
+                        count += exact.report(three, p + off, &mut found);
                     }
                 }
             }
@@ -386,6 +484,8 @@ mod tests {
     fn sigs() -> Vec<Vec<u8>> {
         [
             "ghp_", "xoxb", "akia", "sk-", "eyj", "://", "pwd", "$1$", "_pas", "toke",
+            // `@` has the class of NUL, so three NULs flag a key of 0: a free slot's.
+            "@@@",
         ]
         .map(|s| s.as_bytes().to_vec())
         .to_vec()
@@ -434,6 +534,9 @@ mod tests {
         }
         assert_eq!(sieved(&sieve, b"sk", (0, 2)), vec![]);
         assert_eq!(sieved(&sieve, b"Sk-", (0, 3)), vec![(3, 0)]);
+        // NULs flag `@@@` and make the key of a free slot: nothing is found there.
+        assert_eq!(sieved(&sieve, &[0; 70], (0, 70)), vec![]);
+        assert_eq!(sieved(&sieve, b"\0@@@\0\0\0", (0, 7)), vec![(10, 1)]);
     }
 
     #[test]
@@ -452,7 +555,7 @@ mod tests {
         let Some(sieve) = Sieve::new(&sigs) else {
             return;
         };
-        assert!(sieve.buckets.len() > BUCKETS * 2);
+        assert!(sieve.group_count() > 2);
         // Every third signature, every other one upper-cased, between bytes of theirs.
         let mut hay = Vec::new();
         for (i, sig) in sigs.iter().enumerate().step_by(3) {
@@ -479,7 +582,7 @@ mod tests {
     proptest! {
         #[test]
         fn finds_what_brute_force_finds(
-            text in "[a-zA-Z0-9_:/$\\-. \n\u{e9}]{0,300}",
+            text in "[a-zA-Z0-9_:/$\\-. \n\u{e9}@\u{0}]{0,300}",
             at in 0usize..320,
             len in 0usize..320,
         ) {
