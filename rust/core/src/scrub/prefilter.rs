@@ -963,7 +963,13 @@ impl Prefilter {
                 .map(|s| (s, order.iter().map(|&i| owners[i].clone()).collect()))
         };
         let all: Vec<Vec<u8>> = sigs.iter().chain(&three_sigs).cloned().collect();
-        let sieve = sieve.then(|| Sieve::new(&all)).flatten().map(|sieve| {
+        // The two-byte keywords go with the sieve's pass where it takes them.
+        let pairs: Vec<Vec<u8>> = short
+            .iter()
+            .map(|(_, i)| keywords[*i as usize].clone())
+            .collect();
+        let sieve = sieve.then(|| Sieve::new(&all, &pairs).or_else(|| Sieve::new(&all, &[])));
+        let sieve = sieve.flatten().map(|sieve| {
             let owners = by_sig.iter().chain(&three_owners).cloned().collect();
             (sieve, owners)
         });
@@ -1252,7 +1258,13 @@ impl Prefilter {
                         // length, less one, later.
                         if let Some((sieve, by_sig)) = sieve {
                             stops += sieve.find(hay, (at, to), |s, at_sig| {
-                                for &(k, off) in &by_sig[s as usize] {
+                                let Some(owners) = by_sig.get(s as usize) else {
+                                    // A two-byte keyword, compared exactly.
+                                    let (_, k) = self.short[s as usize - by_sig.len()];
+                                    hits.push((k, at_sig));
+                                    return;
+                                };
+                                for &(k, off) in owners {
                                     if let Some(h) = at_sig.checked_sub(off) {
                                         if has_at_folded(hay, h, &self.patterns[k as usize]) {
                                             hits.push((k, h));
@@ -1270,9 +1282,11 @@ impl Prefilter {
                                 stops += self.teddy(searcher, by_sig, lower, at, end, hits);
                             }
                         }
-                        // Short keywords starting in `at..to`, exact, on the slice.
+                        // Short keywords starting in `at..to`, exact, on the slice (where
+                        // the sieve has not found them).
                         let teddy_hits = hits.len();
-                        for (finder, k) in &self.short {
+                        let paired = sieve.as_ref().is_some_and(|(s, _)| s.has_pairs());
+                        for (finder, k) in self.short.iter().filter(|_| !paired) {
                             let end = (to + finder.needle().len() - 1).min(hay.len());
                             hits.extend(finder.find_iter(&hay[at..end]).map(|h| (*k, at + h)));
                         }

@@ -75,7 +75,15 @@ pub(crate) struct Sieve {
     groups: Vec<[(__m512i, __m512i); WIDTH]>,
     /// Where a flagged position's bytes are looked up.
     exact: Exact,
+    /// The two-byte keywords, exact (case kept), little-endian: found by a comparison
+    /// of the step's 16-bit lanes, reported as signature `exact`'s count plus their index.
+    pairs: Vec<i16>,
+    /// How many signatures there are (the first pair's number).
+    sigs: u32,
 }
+
+/// The most two-byte keywords a sieve compares.
+const PAIRS: usize = 8;
 
 /// The signatures by their bytes, for the comparison after a flag: a hash table of
 /// [`SLOTS`] keys a row, each key a signature's bytes little-endian (a three-byte
@@ -196,9 +204,10 @@ impl fmt::Debug for Sieve {
 }
 
 impl Sieve {
-    /// A sieve for `sigs` (lowercased, three or four ASCII bytes each), or `None` where
-    /// the CPU lacks AVX-512, or for any other signatures.
-    pub(crate) fn new(sigs: &[Vec<u8>]) -> Option<Sieve> {
+    /// A sieve for `sigs` (lowercased, three or four ASCII bytes each, no NUL) and
+    /// `pairs` (two bytes each, no NUL, case kept; at most [`PAIRS`]), or `None` where
+    /// the CPU lacks AVX-512, or for any other signatures or pairs.
+    pub(crate) fn new(sigs: &[Vec<u8>], pairs: &[Vec<u8>]) -> Option<Sieve> {
         #[cfg(target_arch = "x86_64")]
         {
             let simd = V4::try_new()?;
@@ -207,7 +216,12 @@ impl Sieve {
                     && s.iter()
                         .all(|&b| b.is_ascii() && b != 0 && !b.is_ascii_uppercase())
             };
-            if sigs.is_empty() || !sigs.iter().all(fits) {
+            let pair = |p: &Vec<u8>| p.len() == 2 && !p.contains(&0);
+            if sigs.is_empty()
+                || !sigs.iter().all(fits)
+                || pairs.len() > PAIRS
+                || !pairs.iter().all(pair)
+            {
                 return None;
             }
             let members = members(sigs);
@@ -237,13 +251,23 @@ impl Sieve {
                 simd,
                 groups,
                 exact: Exact::new(sigs),
+                pairs: pairs
+                    .iter()
+                    .map(|p| i16::from_le_bytes([p[0], p[1]]))
+                    .collect(),
+                sigs: sigs.len() as u32,
             })
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let _ = sigs;
+            let _ = (sigs, pairs);
             None
         }
+    }
+
+    /// Whether the sieve finds the two-byte keywords too.
+    pub(crate) fn has_pairs(&self) -> bool {
+        !self.pairs.is_empty()
     }
 
     /// How many groups of [`BUCKETS`] buckets the signatures take.
@@ -259,7 +283,8 @@ impl Sieve {
     }
 
     /// Calls `found(signature, start)` for each of the sieve's signatures that occurs
-    /// in `hay` (ASCII case ignored) starting in `at..to`; returns how many. Positions
+    /// in `hay` (ASCII case ignored) starting in `at..to`, and `found(signatures +
+    /// j, start)` for each occurrence of pair `j` (case kept); returns how many. Positions
     /// come in order from one step of 64 to the next, not within one.
     pub(crate) fn find(
         &self,
@@ -380,7 +405,8 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
             // Lane `i` of `v0` holds the bytes at `2i` and `2i + 1`, of `v2` those at
             // `2i + 2` and `2i + 3`, of `v4` `2i + 4` (low bytes: even positions' first
             // and third places, odd positions' second and fourth).
-            let v0 = classes(load(bytes));
+            let raw = load(bytes);
+            let v0 = classes(raw);
             let v2 = classes(load(&bytes[2..]));
             let v4 = classes(load(&bytes[4..]));
             let h0 = bw._mm512_srli_epi16::<8>(v0);
@@ -409,6 +435,20 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
                 even_flagged |= bw._mm512_test_epi16_mask(even, even);
                 odd_flagged |= bw._mm512_test_epi16_mask(odd, odd);
             }
+            // The pairs: even positions' two bytes are lanes of the step's bytes, odd
+            // positions' of the bytes from the next.
+            if !sieve.pairs.is_empty() {
+                let next = load(&bytes[1..]);
+                for (j, &pair) in sieve.pairs.iter().enumerate() {
+                    let want = f._mm512_set1_epi16(pair);
+                    let even = bw._mm512_cmpeq_epi16_mask(raw, want) & even_keep;
+                    let odd = bw._mm512_cmpeq_epi16_mask(next, want) & odd_keep;
+                    if even | odd != 0 {
+                        let id = sieve.sigs + j as u32;
+                        count += report_pair(id, (even, odd), p, &mut found);
+                    }
+                }
+            }
             for (mut flagged, parity) in
                 [(even_flagged & even_keep, 0), (odd_flagged & odd_keep, 1)]
             {
@@ -435,6 +475,25 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
     }
 }
 
+/// Calls `found(id, start)` for each position of a pair in the step from `p`, by its
+/// even and odd positions' bits; returns how many.
+#[cold]
+#[inline(never)]
+fn report_pair(
+    id: u32,
+    (even, odd): (u32, u32),
+    p: usize,
+    found: &mut impl FnMut(u32, usize),
+) -> usize {
+    for (mut bits, parity) in [(even, 0), (odd, 1)] {
+        while bits != 0 {
+            found(id, p + 2 * bits.trailing_zeros() as usize + parity);
+            bits &= bits - 1;
+        }
+    }
+    (even.count_ones() + odd.count_ones()) as usize
+}
+
 /// The four bytes of `w` with ASCII letters lowercased.
 #[inline(always)]
 fn lowercase(w: u32) -> u32 {
@@ -457,16 +516,24 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// Every occurrence of every signature, by brute force.
-    fn naive(sigs: &[Vec<u8>], hay: &[u8], (at, to): (usize, usize)) -> Vec<(u32, usize)> {
+    /// Every occurrence of every signature (case folded) and pair (case kept), by
+    /// brute force.
+    fn naive(
+        (sigs, pairs): (&[Vec<u8>], &[Vec<u8>]),
+        hay: &[u8],
+        (at, to): (usize, usize),
+    ) -> Vec<(u32, usize)> {
         let lower = hay.to_ascii_lowercase();
         let mut all: Vec<(u32, usize)> = (at..to.min(hay.len()))
             .flat_map(|i| {
-                let lower = &lower;
-                sigs.iter()
-                    .enumerate()
+                let (lower, n) = (&lower, sigs.len());
+                let sigs = (sigs.iter().enumerate())
                     .filter(move |(_, s)| lower[i..].starts_with(s))
-                    .map(move |(k, _)| (k as u32, i))
+                    .map(move |(k, _)| (k as u32, i));
+                let pairs = (pairs.iter().enumerate())
+                    .filter(move |(_, p)| hay[i..].starts_with(p))
+                    .map(move |(j, _)| ((n + j) as u32, i));
+                sigs.chain(pairs)
             })
             .collect();
         all.sort_unstable();
@@ -489,6 +556,11 @@ mod tests {
         ]
         .map(|s| s.as_bytes().to_vec())
         .to_vec()
+    }
+
+    /// The built-in two-byte keywords.
+    fn pairs() -> Vec<Vec<u8>> {
+        vec![b"SK".to_vec(), b"Q~".to_vec()]
     }
 
     #[test]
@@ -516,22 +588,29 @@ mod tests {
 
     #[test]
     fn ends_and_spans_are_exact() {
-        let Some(sieve) = Sieve::new(&sigs()) else {
+        let Some(sieve) = Sieve::new(&sigs(), &pairs()) else {
             return;
         };
+        let naive = |hay: &[u8], span| naive((&sigs(), &pairs()), hay, span);
         // Signatures at the very end, straddling `to`, and one byte short of the end.
         let mut hay = b"x".repeat(200);
-        hay.extend_from_slice(b"GHP_sk-");
-        for to in [0, 1, 63, 64, 65, 128, 200, 201, 203, 204, 205, 207, 300] {
-            for at in [0, 1, 64, 199, 200, 203, 204] {
+        hay.extend_from_slice(b"GHP_sk-SKQ~");
+        for to in [
+            0, 1, 63, 64, 65, 128, 200, 201, 203, 204, 205, 207, 209, 210, 211, 300,
+        ] {
+            for at in [0, 1, 64, 199, 200, 203, 204, 207, 209, 210] {
                 let span = (at, to);
-                assert_eq!(
-                    sieved(&sieve, &hay, span),
-                    naive(&sigs(), &hay, span),
-                    "{span:?}"
-                );
+                assert_eq!(sieved(&sieve, &hay, span), naive(&hay, span), "{span:?}");
             }
         }
+        assert_eq!(naive(&hay, (0, 300)).len(), 4);
+        // Pairs keep their case, at even and odd positions, and not past the end.
+        assert_eq!(
+            sieved(&sieve, b"sk Sk SKxSK", (0, 11)),
+            vec![(11, 6), (11, 9)]
+        );
+        assert_eq!(sieved(&sieve, b"q~Q~", (0, 4)), vec![(12, 2)]);
+        assert_eq!(sieved(&sieve, b"xS", (0, 2)), vec![]);
         assert_eq!(sieved(&sieve, b"sk", (0, 2)), vec![]);
         assert_eq!(sieved(&sieve, b"Sk-", (0, 3)), vec![(3, 0)]);
         // NULs flag `@@@` and make the key of a free slot: nothing is found there.
@@ -552,7 +631,7 @@ mod tests {
         let mut sigs = sigs;
         sigs.sort();
         sigs.dedup();
-        let Some(sieve) = Sieve::new(&sigs) else {
+        let Some(sieve) = Sieve::new(&sigs, &[]) else {
             return;
         };
         assert!(sieve.group_count() > 2);
@@ -565,34 +644,42 @@ mod tests {
             }
             hay.extend(&b"Ab_-9.z xq0"[i % 7..i % 7 + 3]);
         }
-        let want = naive(&sigs, &hay, (0, hay.len()));
+        let want = naive((&sigs, &[]), &hay, (0, hay.len()));
         assert!(want.len() > sigs.len() / 3);
         assert_eq!(sieved(&sieve, &hay, (0, hay.len())), want);
     }
 
     #[test]
     fn other_signatures_take_no_sieve() {
-        assert!(Sieve::new(&[b"ab".to_vec()]).is_none());
-        assert!(Sieve::new(&[b"abcde".to_vec()]).is_none());
-        assert!(Sieve::new(&[b"AKIA".to_vec()]).is_none());
-        assert!(Sieve::new(&["é!".as_bytes().to_vec()]).is_none());
-        assert!(Sieve::new(&[]).is_none());
+        let none = |sigs: &[&[u8]], pairs: &[&[u8]]| {
+            let v = |s: &[&[u8]]| s.iter().map(|s| s.to_vec()).collect::<Vec<_>>();
+            Sieve::new(&v(sigs), &v(pairs)).is_none()
+        };
+        assert!(none(&[b"ab"], &[]));
+        assert!(none(&[b"abcde"], &[]));
+        assert!(none(&[b"AKIA"], &[]));
+        assert!(none(&["é!".as_bytes()], &[]));
+        assert!(none(&[b"ab\0"], &[]));
+        assert!(none(&[], &[]));
+        assert!(none(&[b"akia"], &[b"S"]));
+        assert!(none(&[b"akia"], &[b"S\0"]));
+        assert!(none(&[b"akia"], &[&b"ab"[..]; PAIRS + 1]));
     }
 
     proptest! {
         #[test]
         fn finds_what_brute_force_finds(
-            text in "[a-zA-Z0-9_:/$\\-. \n\u{e9}@\u{0}]{0,300}",
+            text in "[a-zA-Z0-9_:/$\\-. \n\u{e9}@\u{0}~]{0,300}",
             at in 0usize..320,
             len in 0usize..320,
         ) {
-            let Some(sieve) = Sieve::new(&sigs()) else {
+            let Some(sieve) = Sieve::new(&sigs(), &pairs()) else {
                 return Ok(());
             };
             // Signatures planted often enough to meet.
-            let hay = text.replace('\n', "ghP_").replace(' ', " sk-").into_bytes();
+            let hay = (text.replace('\n', "ghP_").replace(' ', " sk-").replace('~', "SKQ~")).into_bytes();
             let span = (at.min(hay.len()), at + len);
-            prop_assert_eq!(sieved(&sieve, &hay, span), naive(&sigs(), &hay, span));
+            prop_assert_eq!(sieved(&sieve, &hay, span), naive((&sigs(), &pairs()), &hay, span));
         }
     }
 }
