@@ -20,6 +20,12 @@
 //! three-byte ones; the sieve takes them all in two groups (measured in
 //! `docs/benchmarks.md`).
 //!
+//! The two-byte keywords (the built-in `SK` and `Q~`, exact and case kept) are
+//! compared in the same pass: a step's bytes, read as 16-bit lanes, hold the even
+//! positions' pairs, and the bytes from the next position the odd ones; one compare
+//! each. (Searched with `memmem` of their own, they were two more passes over the
+//! slice.)
+//!
 //! The SIMD goes through `pulp`, whose feature tokens make the intrinsics safe to call
 //! once the features are detected (the workspace forbids `unsafe`).
 
