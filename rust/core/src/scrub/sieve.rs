@@ -13,7 +13,8 @@
 //! first three are then looked up in a hash table of the signatures ([`Exact`]): two
 //! lookups and no branch on a miss, whatever the buckets flagged there (a comparison
 //! with each signature of each flagged bucket cost a branch a signature, ~11 ns a flag
-//! in text that flags every 26 bytes). Teddy proper looks up nibbles with byte shuffles: two lookups per place
+//! in text that flags every 26 bytes). Teddy proper looks up nibbles with byte
+//! shuffles: two lookups per place
 //! for a set of nibble pairs, a coarser test than a class. aho-corasick's AVX2 Teddy
 //! reads 16 positions per step with 16 buckets and takes up to 64 patterns well, so the
 //! prefilter needed three of its searchers for the built-in keywords, plus one for the
@@ -82,7 +83,7 @@ pub(crate) struct Sieve {
     /// Where a flagged position's bytes are looked up.
     exact: Exact,
     /// The two-byte keywords, exact (case kept), little-endian: found by a comparison
-    /// of the step's 16-bit lanes, reported as signature `exact`'s count plus their index.
+    /// of the step's 16-bit lanes, reported as number `sigs` plus their index.
     pairs: Vec<i16>,
     /// How many signatures there are (the first pair's number).
     sigs: u32,
