@@ -1286,7 +1286,8 @@ impl Prefilter {
                         // the sieve has not found them).
                         let teddy_hits = hits.len();
                         let paired = sieve.as_ref().is_some_and(|(s, _)| s.has_pairs());
-                        for (finder, k) in self.short.iter().filter(|_| !paired) {
+                        let unpaired = if paired { &[][..] } else { &self.short[..] };
+                        for (finder, k) in unpaired {
                             let end = (to + finder.needle().len() - 1).min(hay.len());
                             hits.extend(finder.find_iter(&hay[at..end]).map(|h| (*k, at + h)));
                         }
