@@ -396,26 +396,38 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
         };
         let exact = &sieve.exact;
         let mut count = 0;
-        let mut tail = [0u8; LANES + WIDTH];
+        // Lane `i` of this selects lane `i + 1` of the pair (`vpermt2w`): the bytes
+        // from two on.
+        let up_one = bytemuck::cast::<[u16; 32], __m512i>(std::array::from_fn(|i| i as u16 + 1));
         let mut p = at;
         while p < to {
-            // The bytes of the 64 windows starting at `p`; past the slice's end, zeros
-            // (their flags fail the comparison, which checks the end).
-            let bytes: &[u8] = if p + LANES + WIDTH <= hay.len() {
-                &hay[p..p + LANES + WIDTH]
+            // Lane `i` of `raw` holds the bytes at `2i` and `2i + 1` from `p`, of `r1`
+            // those at `2i + 1` and `2i + 2`, of `r2` `2i + 2` and `2i + 3`, of `r4`
+            // `2i + 4` and `2i + 5`; past the slice's end, zeros (their flags fail the
+            // comparison, which checks the end).
+            let whole = p + LANES + WIDTH <= hay.len();
+            let (raw, r1, r2, r4) = if whole {
+                let bytes = &hay[p..p + LANES + WIDTH];
+                let r1 = load(&bytes[1..]);
+                (load(bytes), r1, load(&bytes[2..]), load(&bytes[4..]))
             } else {
-                let rest = &hay[p..];
-                tail.fill(0);
-                tail[..rest.len()].copy_from_slice(rest);
-                &tail
+                // The slice's last bytes, built in registers from words: copied into a
+                // buffer, they were read back by 64-byte loads that waited for the
+                // copy's smaller stores to reach the cache (a third of the sieve's time
+                // on a 32-byte delta).
+                let w = tail_words(&hay[p..]).map(|w| w as i64);
+                let raw = f._mm512_set_epi64(w[7], w[6], w[5], w[4], w[3], w[2], w[1], w[0]);
+                let hi = f._mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, w[8]);
+                let r2 = bw._mm512_permutex2var_epi16(raw, up_one, hi);
+                let r1 = f._mm512_or_si512(
+                    bw._mm512_srli_epi16::<8>(raw),
+                    bw._mm512_slli_epi16::<8>(r2),
+                );
+                (raw, r1, r2, f._mm512_alignr_epi32::<1>(hi, raw))
             };
-            // Lane `i` of `v0` holds the bytes at `2i` and `2i + 1`, of `v2` those at
-            // `2i + 2` and `2i + 3`, of `v4` `2i + 4` (low bytes: even positions' first
-            // and third places, odd positions' second and fourth).
-            let raw = load(bytes);
             let v0 = classes(raw);
-            let v2 = classes(load(&bytes[2..]));
-            let v4 = classes(load(&bytes[4..]));
+            let v2 = classes(r2);
+            let v4 = classes(r4);
             let h0 = bw._mm512_srli_epi16::<8>(v0);
             let h2 = bw._mm512_srli_epi16::<8>(v2);
             // Positions at or past `to` are not this call's.
@@ -445,11 +457,10 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
             // The pairs: even positions' two bytes are lanes of the step's bytes, odd
             // positions' of the bytes from the next.
             if !sieve.pairs.is_empty() {
-                let next = load(&bytes[1..]);
                 for (j, &pair) in sieve.pairs.iter().enumerate() {
                     let want = f._mm512_set1_epi16(pair);
                     let even = bw._mm512_cmpeq_epi16_mask(raw, want) & even_keep;
-                    let odd = bw._mm512_cmpeq_epi16_mask(next, want) & odd_keep;
+                    let odd = bw._mm512_cmpeq_epi16_mask(r1, want) & odd_keep;
                     if even | odd != 0 {
                         let id = sieve.sigs + j as u32;
                         count += report_pair(id, (even, odd), p, &mut found);
@@ -463,9 +474,7 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
                     let off = 2 * flagged.trailing_zeros() as usize + parity;
                     flagged &= flagged - 1;
                     // Bytes past the slice are zeros, which no signature has.
-                    let word = lowercase(u32::from_le_bytes(
-                        bytes[off..off + WIDTH].try_into().expect("four bytes"),
-                    ));
+                    let word = lowercase(word_at(hay, p + off));
                     let four = exact.hits(word);
                     // A fourth byte of zero makes both keys one: looked up once.
                     let (row, bits) = exact.hits(word & 0x00ff_ffff);
@@ -499,6 +508,44 @@ fn report_pair(
         }
     }
     (even.count_ones() + odd.count_ones()) as usize
+}
+
+/// The bytes of `rest` (fewer than [`LANES`] + [`WIDTH`]) as little-endian words,
+/// zeros past its end. Each word is computed on its own, with no index into a buffer
+/// (an array written by index was read back from the stack, the stall this avoids).
+#[inline(always)]
+fn tail_words(rest: &[u8]) -> [u64; 9] {
+    let w = |k: usize| word8(rest, 8 * k);
+    [w(0), w(1), w(2), w(3), w(4), w(5), w(6), w(7), w(8)]
+}
+
+/// The eight bytes of `rest` from `at`, little-endian, zeros past its end.
+#[inline(always)]
+fn word8(rest: &[u8], at: usize) -> u64 {
+    let n = rest.len();
+    if at + 8 <= n {
+        u64::from_le_bytes(rest[at..at + 8].try_into().expect("eight bytes"))
+    } else if at >= n {
+        0
+    } else if n >= 8 {
+        // The slice's last eight bytes, shifted down to start at `at`.
+        let last = u64::from_le_bytes(rest[n - 8..].try_into().expect("eight bytes"));
+        last >> (8 * (at + 8 - n))
+    } else {
+        rest.iter().rev().fold(0, |w, &b| w << 8 | u64::from(b))
+    }
+}
+
+/// The four bytes of `hay` from `at`, little-endian, zeros past its end.
+#[inline(always)]
+fn word_at(hay: &[u8], at: usize) -> u32 {
+    match hay.get(at..at + WIDTH) {
+        Some(four) => u32::from_le_bytes(four.try_into().expect("four bytes")),
+        None => hay[at..]
+            .iter()
+            .rev()
+            .fold(0, |w, &b| w << 8 | u32::from(b)),
+    }
 }
 
 /// The four bytes of `w` with ASCII letters lowercased.
@@ -594,6 +641,24 @@ mod tests {
     }
 
     #[test]
+    fn tail_words_and_words_at_hold_the_bytes_then_zeros() {
+        let bytes: Vec<u8> = (1..=LANES as u8 + WIDTH as u8).collect();
+        for n in 0..LANES + WIDTH {
+            let words = tail_words(&bytes[..n]);
+            let mut padded = [0u8; 72];
+            padded[..n].copy_from_slice(&bytes[..n]);
+            let want: [u64; 9] = std::array::from_fn(|k| {
+                u64::from_le_bytes(padded[8 * k..8 * k + 8].try_into().unwrap())
+            });
+            assert_eq!(words, want, "{n} bytes");
+            for at in 0..n {
+                let four = u32::from_le_bytes(padded[at..at + 4].try_into().unwrap());
+                assert_eq!(word_at(&bytes[..n], at), four, "{n} bytes, at {at}");
+            }
+        }
+    }
+
+    #[test]
     fn ends_and_spans_are_exact() {
         let Some(sieve) = Sieve::new(&sigs(), &pairs()) else {
             return;
@@ -611,6 +676,14 @@ mod tests {
             }
         }
         assert_eq!(naive(&hay, (0, 300)).len(), 4);
+        // Slices of every length up to two steps, a signature and a pair at the end.
+        for n in 0..2 * LANES + WIDTH {
+            let mut hay = b"x".repeat(n);
+            hay.extend_from_slice(b"Sk-Q~");
+            let span = (0, hay.len());
+            assert_eq!(sieved(&sieve, &hay, span), naive(&hay, span), "{n}");
+            assert_eq!(sieved(&sieve, &hay, span).len(), 2);
+        }
         // Pairs keep their case, at even and odd positions, and not past the end.
         assert_eq!(
             sieved(&sieve, b"sk Sk SKxSK", (0, 11)),
