@@ -817,8 +817,17 @@ pub(crate) struct Scratch {
 /// (a 32-byte token delta is the common case in a stream). Measured with `stream64k`
 /// on clean text: the walk (in chains past [`HALVES`] keyword lengths) ahead at 192 B,
 /// even at 256-512 B, Teddy ahead from 768 B (592 against 443 MB/s; 702 against 427 at
-/// 1 KiB).
+/// 1 KiB). With the sieve, slices below this take its steps without the blocks that
+/// judge density (see [`SIEVE_FROM`]).
 const SMALL: usize = 512;
+
+/// From this many bytes a small slice goes through the sieve where there is one, the
+/// walk below. A sieve step costs about the same from 1 byte to 64, a walk a dependent
+/// table load per byte; `Tails` then answers the hold-back question the walk's last
+/// state answered. Measured in the core, clean text, the walk's time over the
+/// sieve's a call: 0.70 at 1-4 B chunks, 0.89 at 8, 1.08 at 16, 1.25 at 32, 1.48 at
+/// 64, 2.0 at 128, 2.6 at 256, 3.7 at 500.
+const SIEVE_FROM: usize = 16;
 
 #[derive(Debug)]
 pub(crate) struct Prefilter {
@@ -847,57 +856,134 @@ pub(crate) struct Prefilter {
 /// "how long is the longest suffix of the text that is a proper prefix of some
 /// pattern?" by walking back from the text's end, which stops within a byte or two on
 /// ordinary text (a forward automaton has to read the whole window every time).
+///
+/// Each node is a set of columns (a byte's class, as in the [`Walk`]'s table) with a
+/// child, as the bits of a word, and the index of its first child: nodes are numbered
+/// breadth first, so a node's children are consecutive in column order, and the
+/// child by column `c` is the first plus the number of columns below `c` in the set.
+/// A step back is two loads and no search among the children (a binary search of the
+/// root's 46 mispredicted its branches: 35 ns of a 32-byte delta), and the nodes near
+/// the root, where walks end, lie together in 16 bytes each (a row of 47 children a
+/// node took 1.3 MB for the built-in keywords, and a walk missed the cache there). A
+/// walk that reaches a node the table does not hold (more than 63 distinct bytes in
+/// the patterns: no table) answers `None`, and the caller asks a forward walk.
 #[derive(Debug)]
 struct Tails {
-    /// Per node: its children `(byte, node)`, sorted by byte; node 0 is the root.
-    children: Vec<Vec<(u8, u32)>>,
-    /// Per node: whether the reversed path to it is a proper prefix of a pattern.
-    prefix: Vec<bool>,
+    /// Byte to column (ASCII case folded), from 1; 0 is every byte no pattern holds.
+    class: [u8; 256],
+    /// Byte to the root's child by it (0: none): the first step, the one nearly
+    /// every walk takes, is one load.
+    root: [u8; 256],
+    nodes: Vec<TailNode>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct TailNode {
+    /// Bit `c`: a child by column `c`.
+    columns: u64,
+    /// The index of the first child.
+    first: u32,
+    /// Whether the reversed path to this node is a proper prefix of a pattern.
+    prefix: bool,
 }
 
 impl Tails {
     fn new<'a>(patterns: impl Iterator<Item = &'a [u8]>) -> Tails {
-        let mut t = Tails {
-            children: vec![Vec::new()],
-            prefix: vec![false],
-        };
+        Tails::with_most(patterns, usize::MAX)
+    }
+
+    /// The table of at most `most` nodes (the rest are not held).
+    fn with_most<'a>(patterns: impl Iterator<Item = &'a [u8]>, most: usize) -> Tails {
+        // The trie, children by byte.
+        let mut children: Vec<std::collections::BTreeMap<u8, u32>> = vec![Default::default()];
+        let mut prefix = vec![false];
+        let mut seen = [false; 256];
         for p in patterns {
             let p = p.to_ascii_lowercase();
+            for &b in &p[..p.len().saturating_sub(1)] {
+                seen[usize::from(b)] = true;
+            }
             for k in 1..p.len() {
                 let mut node = 0usize;
                 for &b in p[..k].iter().rev() {
-                    node = match t.children[node].binary_search_by_key(&b, |&(c, _)| c) {
-                        Ok(i) => t.children[node][i].1 as usize,
-                        Err(i) => {
-                            let child = t.children.len();
-                            t.children[node].insert(i, (b, child as u32));
-                            t.children.push(Vec::new());
-                            t.prefix.push(false);
-                            child
-                        }
-                    };
+                    let fresh = children.len() as u32;
+                    node = *children[node].entry(b).or_insert(fresh) as usize;
+                    if node == fresh as usize {
+                        children.push(Default::default());
+                        prefix.push(false);
+                    }
                 }
-                t.prefix[node] = true;
+                prefix[node] = true;
             }
         }
-        t
+        let mut class = [0u8; 256];
+        let mut columns = 0u8;
+        for b in (0..=255u8).filter(|&b| seen[usize::from(b)]) {
+            let Some(c) = columns.checked_add(1).filter(|&c| c < 64) else {
+                return Tails {
+                    class,
+                    root: [0; 256],
+                    nodes: Vec::new(),
+                };
+            };
+            columns = c;
+            class[usize::from(b)] = c;
+            class[usize::from(b.to_ascii_uppercase())] = c;
+        }
+        // Breadth first, each node's children in column order (bytes are numbered in
+        // their order, so the map's order is theirs).
+        let mut order = vec![0u32];
+        let mut nodes = Vec::with_capacity(children.len().min(most));
+        let mut k = 0;
+        while k < order.len() && nodes.len() < most {
+            let node = order[k] as usize;
+            nodes.push(TailNode {
+                columns: children[node]
+                    .keys()
+                    .fold(0, |set, &b| set | 1 << class[usize::from(b)]),
+                first: order.len() as u32,
+                prefix: prefix[node],
+            });
+            order.extend(children[node].values());
+            k += 1;
+        }
+        // The root's children are nodes 1 to 63 at most, one per column, in order.
+        let mut root = [0u8; 256];
+        for (i, &b) in (1..).zip(children[0].keys()) {
+            root[usize::from(b)] = i;
+            root[usize::from(b.to_ascii_uppercase())] = i;
+        }
+        Tails { class, root, nodes }
     }
 
     /// Length of the longest suffix of `text` that is a proper prefix of a pattern
-    /// (ASCII case folded).
-    fn pending(&self, text: &[u8]) -> usize {
-        let (mut node, mut best) = (0usize, 0usize);
-        for (n, &b) in text.iter().rev().enumerate() {
-            let b = b.to_ascii_lowercase();
-            match self.children[node].binary_search_by_key(&b, |&(c, _)| c) {
-                Ok(i) => node = self.children[node][i].1 as usize,
-                Err(_) => break,
+    /// (ASCII case folded); `None` when the walk back reaches a node the table does
+    /// not hold.
+    #[inline]
+    fn pending(&self, text: &[u8]) -> Option<usize> {
+        if self.nodes.is_empty() {
+            return None;
+        }
+        let Some((&last, text)) = text.split_last() else {
+            return Some(0);
+        };
+        let mut node = match self.root[usize::from(last)] {
+            0 => return Some(0),
+            first => *self.nodes.get(usize::from(first))?,
+        };
+        let mut best = usize::from(node.prefix);
+        for (n, &b) in (1..).zip(text.iter().rev()) {
+            let bit = 1u64 << self.class[usize::from(b)];
+            if node.columns & bit == 0 {
+                break;
             }
-            if self.prefix[node] {
+            let child = node.first as usize + (node.columns & (bit - 1)).count_ones() as usize;
+            node = *self.nodes.get(child)?;
+            if node.prefix {
                 best = n + 1;
             }
         }
-        best
+        Some(best)
     }
 }
 
@@ -1151,7 +1237,16 @@ impl Prefilter {
         let from = tail.len().saturating_sub(self.max_len.saturating_sub(1));
         let window = &tail[from..];
         let forms = self.literal_tails.as_ref().map_or(0, |t| t.pending(window));
-        let keyword = keyword.unwrap_or_else(|| self.tails.pending(window));
+        let keyword = keyword.unwrap_or_else(|| {
+            self.tails.pending(window).unwrap_or_else(|| {
+                // A node the table does not hold: the forward walk, the two-byte
+                // keywords' first bytes as `find` counts them.
+                let short = window
+                    .last()
+                    .is_some_and(|&b| self.short_first[usize::from(b.to_ascii_lowercase())]);
+                self.walk.pending(window).max(usize::from(short))
+            })
+        });
         match keyword.max(forms) {
             0 => None,
             n => Some(tail.len() - n),
@@ -1256,22 +1351,8 @@ impl Prefilter {
                     } else {
                         // Signatures starting in `at..to`: the span ends a signature
                         // length, less one, later.
-                        if let Some((sieve, by_sig)) = sieve {
-                            stops += sieve.find(hay, (at, to), |s, at_sig| {
-                                let Some(owners) = by_sig.get(s as usize) else {
-                                    // A two-byte keyword, compared exactly.
-                                    let (_, k) = self.short[s as usize - by_sig.len()];
-                                    hits.push((k, at_sig));
-                                    return;
-                                };
-                                for &(k, off) in owners {
-                                    if let Some(h) = at_sig.checked_sub(off) {
-                                        if has_at_folded(hay, h, &self.patterns[k as usize]) {
-                                            hits.push((k, h));
-                                        }
-                                    }
-                                }
-                            });
+                        if let Some(sieve) = sieve {
+                            stops += self.sieve_hits(sieve, hay, (at, to), hits);
                         } else {
                             for (searcher, by_sig) in searchers {
                                 let end = (to + SIG - 1).min(hay.len());
@@ -1281,17 +1362,8 @@ impl Prefilter {
                                 let end = (to + 2).min(hay.len());
                                 stops += self.teddy(searcher, by_sig, lower, at, end, hits);
                             }
+                            stops += self.short_hits(hay, (at, to), hits);
                         }
-                        // Short keywords starting in `at..to`, exact, on the slice (where
-                        // the sieve has not found them).
-                        let teddy_hits = hits.len();
-                        let paired = sieve.as_ref().is_some_and(|(s, _)| s.has_pairs());
-                        let unpaired = if paired { &[][..] } else { &self.short[..] };
-                        for (finder, k) in unpaired {
-                            let end = (to + finder.needle().len() - 1).min(hay.len());
-                            hits.extend(finder.find_iter(&hay[at..end]).map(|h| (*k, at + h)));
-                        }
-                        stops += hits.len() - teddy_hits;
                     }
                     // Sorted block by block (the caller's sort then merges runs);
                     // a dense block's are.
@@ -1313,6 +1385,17 @@ impl Prefilter {
                 }
                 *dense_before = dense_block;
             }
+            // A small slice with the sieve: one step of it (or a few), and the hold-back
+            // question left to `Tails` (see `SIEVE_FROM`).
+            Some(Keywords {
+                sieve: Some(sieve), ..
+            }) if hay.len() >= SIEVE_FROM => {
+                self.sieve_hits(sieve, hay, (0, hay.len()), hits);
+                let found = &mut hits[first..];
+                if !found.is_sorted_by_key(|&(k, h)| (h, k)) {
+                    found.sort_unstable_by_key(|&(k, h)| (h, k));
+                }
+            }
             _ => {
                 // As `Tails` does, the short keywords' first bytes count case-folded.
                 let short = hay
@@ -1330,6 +1413,54 @@ impl Prefilter {
             );
         }
         (pending, stopped)
+    }
+}
+
+impl Prefilter {
+    /// The hits in `hay` of the keywords whose signature (or, for a two-byte keyword
+    /// the sieve compares, whose bytes) start in `at..to`, appended to `hits` in
+    /// order step by step (not within one); returns how many signatures and two-byte
+    /// keywords were found, hits or not.
+    #[inline(always)]
+    fn sieve_hits(
+        &self,
+        (sieve, by_sig): &(Sieve, Vec<Owners>),
+        hay: &[u8],
+        (at, to): (usize, usize),
+        hits: &mut Vec<Hit>,
+    ) -> usize {
+        let stops = sieve.find(hay, (at, to), |s, at_sig| {
+            let Some(owners) = by_sig.get(s as usize) else {
+                // A two-byte keyword, compared exactly.
+                let (_, k) = self.short[s as usize - by_sig.len()];
+                hits.push((k, at_sig));
+                return;
+            };
+            for &(k, off) in owners {
+                if let Some(h) = at_sig.checked_sub(off) {
+                    if has_at_folded(hay, h, &self.patterns[k as usize]) {
+                        hits.push((k, h));
+                    }
+                }
+            }
+        });
+        // Two-byte keywords the sieve does not compare.
+        if sieve.has_pairs() {
+            stops
+        } else {
+            stops + self.short_hits(hay, (at, to), hits)
+        }
+    }
+
+    /// The hits of the keywords shorter than a signature starting in `at..to`, exact,
+    /// appended to `hits`; returns how many.
+    fn short_hits(&self, hay: &[u8], (at, to): (usize, usize), hits: &mut Vec<Hit>) -> usize {
+        let first = hits.len();
+        for (finder, k) in &self.short {
+            let end = (to + finder.needle().len() - 1).min(hay.len());
+            hits.extend(finder.find_iter(&hay[at..end]).map(|h| (*k, at + h)));
+        }
+        hits.len() - first
     }
 }
 
@@ -1794,6 +1925,45 @@ mod tests {
             .unwrap_or(0)
     }
 
+    /// Every occurrence of every keyword (ASCII case folded from three bytes, exact
+    /// below), sorted.
+    fn hits_naive(patterns: &[Vec<u8>], text: &[u8]) -> Vec<Hit> {
+        let lower = text.to_ascii_lowercase();
+        let mut hits: Vec<Hit> = (0..text.len())
+            .flat_map(|i| {
+                let (text, lower) = (&text, &lower);
+                patterns.iter().enumerate().filter_map(move |(k, p)| {
+                    let found = match p.len() {
+                        3.. => lower[i..].starts_with(&p.to_ascii_lowercase()),
+                        _ => text[i..].starts_with(p),
+                    };
+                    found.then_some((k as u32, i))
+                })
+            })
+            .collect();
+        hits.sort_unstable();
+        hits
+    }
+
+    #[test]
+    fn tails_of_many_distinct_bytes_leave_the_answer_to_the_walk() {
+        // 68 distinct bytes in keywords' prefixes: more columns than a node's word.
+        let bytes: Vec<u8> = (b'!'..=b'~').filter(|b| !b.is_ascii_uppercase()).collect();
+        assert_eq!(bytes.len(), 68);
+        let patterns: Vec<Vec<u8>> = (0..bytes.len())
+            .map(|i| vec![bytes[i], bytes[(i * 7) % 68], b'z', b'z'])
+            .collect();
+        assert!(Tails::new(patterns.iter().map(Vec::as_slice))
+            .pending(b"x")
+            .is_none());
+        let pre = Prefilter::new(&patterns, &[]).unwrap();
+        for text in [&b"x"[..], b"ab", b"'.z", b"a!!z", b"??zz!", b"{"] {
+            let want = pending_naive(&patterns, text);
+            let start = pre.partial_start(text, None);
+            assert_eq!(start, (want > 0).then(|| text.len() - want), "{text:?}");
+        }
+    }
+
     #[test]
     fn bucket_order_keeps_every_signature() {
         let sigs: Vec<Vec<u8>> = keywords()
@@ -1946,7 +2116,11 @@ mod tests {
             let patterns = keywords();
             let want = pending_naive(&patterns, text.as_bytes());
             let tails = Tails::new(patterns.iter().map(Vec::as_slice));
-            prop_assert_eq!(tails.pending(text.as_bytes()), want);
+            prop_assert_eq!(tails.pending(text.as_bytes()), Some(want));
+            // A table of a few nodes answers within them, or not at all.
+            let few = Tails::with_most(patterns.iter().map(Vec::as_slice), 8);
+            let got = few.pending(text.as_bytes());
+            prop_assert!(got.is_none() || got == Some(want), "{:?} for {}", got, want);
             static FORWARD: std::sync::OnceLock<Walk> = std::sync::OnceLock::new();
             let forward = FORWARD.get_or_init(|| {
                 let all: Vec<u32> = (0..patterns.len() as u32).collect();
@@ -2075,16 +2249,26 @@ mod tests {
         /// repeated past `SMALL`) and, from its end state, the brute-force pending length.
         #[test]
         fn walk_matches_teddy_and_brute_force(text in "[skSK_\\-ghpxoAIaz0-9.:/~Q ]{0,40}") {
-            static BUILT: std::sync::OnceLock<(Vec<Vec<u8>>, [Prefilter; 2])> = std::sync::OnceLock::new();
-            let (patterns, both) = BUILT.get_or_init(|| {
+            static BUILT: std::sync::OnceLock<(Vec<Vec<u8>>, [Prefilter; 3])> = std::sync::OnceLock::new();
+            let (patterns, all) = BUILT.get_or_init(|| {
                 let patterns = keywords();
-                let both = [Prefilter::new(&patterns, &[]).unwrap(), Prefilter::without_sieve(&patterns)];
-                (patterns, both)
+                // The third's `Tails` keeps a few nodes: deeper, the forward walk answers.
+                let mut few = Prefilter::new(&patterns, &[]).unwrap();
+                few.tails = Tails::with_most(patterns.iter().map(Vec::as_slice), 8);
+                let all = [Prefilter::new(&patterns, &[]).unwrap(), Prefilter::without_sieve(&patterns), few];
+                (patterns, all)
             });
-            for pre in both {
+            for pre in all {
+            // A small slice: every hit, and how much of its end may be a keyword's
+            // start, from the walk's last state or (through the sieve) from `Tails`.
             let (mut scratch, mut hits) = (Scratch::default(), Vec::new());
             let pending = pre.find(text.as_bytes(), &mut scratch, &mut hits, &mut false);
-            prop_assert_eq!(pending, Some(pending_naive(patterns, text.as_bytes())));
+            let want = pending_naive(patterns, text.as_bytes());
+            prop_assert!(pending.is_none() || pending == Some(want), "{:?} for {}", pending, want);
+            let start = pre.partial_start(text.as_bytes(), pending);
+            prop_assert_eq!(start, (want > 0).then(|| text.len() - want));
+            hits.sort_unstable();
+            prop_assert_eq!(hits, hits_naive(patterns, text.as_bytes()));
             let big = text.repeat(SMALL / text.len().max(1) + 1);
             let (mut walked, mut teddy) = (Vec::new(), Vec::new());
             // Past `HALVES` keyword lengths the walk goes as chains: the same
