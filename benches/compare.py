@@ -14,10 +14,13 @@ Every case checks its output before its time counts: scrubline's output must equ
 text with every planted credential replaced by a marker and nothing else changed; the
 other peers' matches are scored against the planted spans (found / fully covered / false
 positives). Throughput is input bytes per wall second, MB = 10^6 bytes, median of the
-runs with [min, max]. Runs are interleaved (round-robin over the cases), so a noisy
-neighbour slows every peer alike. Peak RSS is measured per case in a forked child:
-VmHWM after the case minus VmRSS before it, after resetting the high-water mark through
-/proc/self/clear_refs (so it counts what the case allocates, not the shared input).
+runs with [min, max]. Runs are interleaved (round-robin over the cases, the cases on the
+same corpus and chunk size back to back), so a noisy neighbour slows every peer alike;
+a ratio against a target is the median of the ratios within a round (each pair measured
+seconds apart), not a ratio of medians taken minutes apart. Peak RSS is measured per
+case in a forked child: VmHWM after the case minus VmRSS before it, after resetting the
+high-water mark through /proc/self/clear_refs (so it counts what the case allocates, not
+the shared input).
 """
 
 from __future__ import annotations
@@ -622,8 +625,11 @@ def measure(cases: list[Case], log: Callable[[str], None]) -> None:
     `consume` (scrubline's streams) is timed as a stream's consumer uses it: each
     returned chunk dropped as it comes (written on, not kept in a list); its output is
     checked on an untimed run of the same calls before its first timed one."""
+    # Cases compared with each other (one corpus, one chunk size) run back to back: a
+    # host whose speed drifts over the seconds of a round slows them alike.
+    order = sorted(cases, key=lambda c: (c.corpus.name, -1 if c.chunk is None else c.chunk))
     for round_ in range(max(c.runs for c in cases)):
-        for case in cases:
+        for case in order:
             if round_ >= case.runs:
                 continue
             args = case.prepare()
@@ -908,11 +914,17 @@ def render(cases: list[Case], lat: dict[str, dict[str, list[float]]], meta: dict
             out.append(f"| {label} | {variant} | {q[0]} | {q[1]} | {q[2]} |")
 
     def ratio(ours: str, theirs: str, variant: str) -> float:
-        return rate(f"{ours}|{variant}") / rate(f"{theirs}|{variant}")
+        """The median of the rounds' ratios: each round times both within seconds."""
+        a, b = by[f"{ours}|{variant}"].times, by[f"{theirs}|{variant}"].times
+        return statistics.median(t / u for t, u in zip(b, a, strict=False))
 
     out += [
         "",
         "### Against the targets",
+        "",
+        "Each ratio is the median of the rounds' ratios: in a round the cases on one "
+        "corpus and chunk size run back to back, seconds apart, while the rounds are "
+        "minutes apart on a host whose speed drifts.",
         "",
         "| target | clean | dense | verdict |",
         "|---|---|---|---|",
