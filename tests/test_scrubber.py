@@ -128,6 +128,33 @@ def test_large_chunks_are_handed_back_or_scrubbed_whole():
     assert (s.feed_bytes(dirty.encode()) + s.flush_bytes()).decode() == want
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    unit=st.sampled_from(
+        ["def main():\n    print('hi')\n", "naïve café, ünïcode: ok\n", "token_count = 3; see gh"]
+    ),
+    sizes=st.lists(st.integers(1, 20_000), min_size=1, max_size=8),
+    plant=st.integers(0, 60_000),
+)
+def test_large_chunks_handed_back_in_parts_equal_whole(unit, sizes, plant):
+    """From 4 KiB, what went out of an ASCII `str` chunk unchanged comes back as a slice
+    of it (after the tail held before it); other chunks, and `bytes`, are built from the
+    output. Every chunking equals `scrub()`, for both, held tails and a token included."""
+    text = unit * (60_000 // len(unit))
+    text = text[:plant] + f" GITHUB_TOKEN={GHP} " + text[plant:]
+    chunks, at = [], 0
+    for n in sizes * 10:
+        chunks.append(text[at : at + n])
+        at += n
+    chunks.append(text[at:])
+    whole = scrub(text)
+    s = Scrubber()
+    assert "".join([s.feed(c) for c in chunks] + [s.flush()]) == whole
+    s = Scrubber()
+    data = [c.encode() for c in chunks]
+    assert b"".join([s.feed_bytes(c) for c in data] + [s.flush_bytes()]) == whole.encode()
+
+
 @given(st.text(alphabet="ghp_AKIsk-xob:/ \nab", max_size=60))
 @settings(max_examples=200, deadline=None)
 def test_d2_handing_back_the_input_keeps_split_invariance(text):

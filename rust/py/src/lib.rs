@@ -2,11 +2,12 @@
 //! Nothing here decides anything about credentials.
 
 use std::borrow::Cow;
+use std::ops::Range;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyString};
+use pyo3::types::{PyBytes, PyDict, PySlice, PyString};
 use scrubline_core::project::Record;
 use scrubline_core::project::{MAX_LINE, RESIDENT_PROTOCOL_VERSION};
 use scrubline_core::scrub::rules::FAMILIES;
@@ -142,49 +143,73 @@ impl From<scrubline_core::Scrubber> for Scrubber {
 /// Output buffers larger than this are not kept between calls.
 const KEEP_OUT: usize = 1 << 20;
 
+/// From this many unchanged bytes of an ASCII `str` chunk, `feed` hands them back as a
+/// slice of the chunk (a copy) rather than decoding them from `out` (a copy and then
+/// a decoding pass, 4.8 against 2.7 µs for 64 KiB with a held tail before them).
+/// Below it, one `str` from `out` costs less than two objects joined, and chunks
+/// shorter than this are fed the plain way (the lazy one's bookkeeping cost 6 % of a
+/// 32-byte call).
+const SLICE_FROM: usize = 4096;
+
 impl Scrubber {
-    /// Feed `chunk` (and flush when `end`) into `self.out`; true when the output is
-    /// exactly `chunk` (the caller then hands back its input object instead of a copy).
-    /// Large chunks are scrubbed with the interpreter released, a slice at a time,
-    /// checking for Ctrl-C between slices.
-    fn run(&mut self, py: Python<'_>, chunk: &[u8], end: bool) -> PyResult<bool> {
+    /// Feed `chunk` (and flush when `end`): the output is `self.out` followed by
+    /// `chunk[range]`, the range returned (what went out of the chunk unchanged, not
+    /// copied: the caller builds its object from both, or hands back its input object
+    /// when that range is all of it and `out` is empty). Large chunks are scrubbed
+    /// with the interpreter released, a slice at a time, checking for Ctrl-C between
+    /// slices.
+    fn run(&mut self, py: Python<'_>, chunk: &[u8], end: bool) -> PyResult<Range<usize>> {
         if self.out.capacity() > KEEP_OUT {
             self.out = Vec::new();
         }
         let (inner, out) = (&mut self.inner, &mut self.out);
         out.clear();
-        // While `through`, `chunk[..passed]` went out unchanged and is not in `out`.
-        let (mut through, mut passed) = (true, 0);
-        let mut step = |piece: &[u8], out: &mut Vec<u8>| {
-            if !through {
+        let mut lazy = 0..0;
+        let mut step = |at: usize, piece: &[u8], out: &mut Vec<u8>| {
+            let mark = out.len();
+            // A short chunk's output is built from `out` whatever happens (see
+            // `SLICE_FROM`): no bookkeeping of what could be left unwritten.
+            let n = if piece.len() < SLICE_FROM {
                 inner.feed(piece, out);
-            } else if inner.feed_through(piece, out) {
-                passed += piece.len();
+                0
             } else {
-                through = false;
-                if passed > 0 {
-                    out.splice(0..0, chunk[..passed].iter().copied());
-                }
+                inner.feed_lazy(piece, out)
+            };
+            if chunk[lazy.end..at] == out[mark..] {
+                // All this slice wrote is the tail the one before held: the chunk's
+                // bytes went out unchanged, on from where that one's stopped.
+                out.truncate(mark);
+                lazy = lazy.start..at + n;
+            } else {
+                // What the slice before left unwritten goes before this one's output.
+                out.splice(mark..mark, chunk[lazy.clone()].iter().copied());
+                lazy = at..at + n;
             }
         };
         if chunk.len() < DETACH_AT {
-            step(chunk, out);
+            step(0, chunk, out);
         } else {
-            for piece in chunk.chunks(SIGNAL_EVERY) {
-                py.detach(|| step(piece, out));
+            for (k, piece) in chunk.chunks(SIGNAL_EVERY).enumerate() {
+                py.detach(|| step(k * SIGNAL_EVERY, piece, out));
                 py.check_signals()?;
             }
         }
         if end {
+            out.extend_from_slice(&chunk[lazy]);
             inner.flush(out);
+            return Ok(0..0);
         }
-        if through && out.is_empty() {
-            return Ok(true);
+        Ok(lazy)
+    }
+
+    /// The output of [`Scrubber::run`] as one byte string, in `self.out`; true when it
+    /// equals `chunk` (the caller hands back its input object).
+    fn written(&mut self, chunk: &[u8], lazy: Range<usize>) -> bool {
+        if self.out.is_empty() && lazy.len() == chunk.len() {
+            return true;
         }
-        if through {
-            out.splice(0..0, chunk[..passed].iter().copied());
-        }
-        Ok(out[..] == *chunk)
+        self.out.extend_from_slice(&chunk[lazy]);
+        self.out[..] == *chunk
     }
 }
 
@@ -236,7 +261,28 @@ impl Scrubber {
         py: Python<'py>,
         chunk: &Bound<'py, PyString>,
     ) -> PyResult<Bound<'py, PyString>> {
-        if self.run(py, &str_bytes(chunk)?, false)? {
+        let bytes = str_bytes(chunk)?;
+        let lazy = self.run(py, &bytes, false)?;
+        // One byte a character: the unchanged part is a slice of the chunk itself.
+        let unwritten = self.out.is_empty();
+        if lazy.len() >= SLICE_FROM
+            && !(unwritten && lazy.len() == bytes.len())
+            && chunk.len()? == bytes.len()
+        {
+            let part = if lazy.len() == bytes.len() {
+                chunk.clone().into_any()
+            } else {
+                let (from, to) = (lazy.start as isize, lazy.end as isize);
+                chunk.get_item(PySlice::new(py, from, to, 1))?
+            };
+            if unwritten {
+                return Ok(part.cast_into::<PyString>()?);
+            }
+            return Ok(bytes_str(py, &self.out)?
+                .add(part)?
+                .cast_into::<PyString>()?);
+        }
+        if self.written(&bytes, lazy) {
             return Ok(chunk.clone());
         }
         bytes_str(py, &self.out)
@@ -253,7 +299,13 @@ impl Scrubber {
         py: Python<'py>,
         chunk: &Bound<'py, PyBytes>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        if self.run(py, chunk.as_bytes(), false)? {
+        let data = chunk.as_bytes();
+        let lazy = self.run(py, data, false)?;
+        // Nothing written: the output is a part of the chunk, copied once.
+        if self.out.is_empty() && lazy.len() < data.len() {
+            return Ok(PyBytes::new(py, &data[lazy]));
+        }
+        if self.written(data, lazy) {
             return Ok(chunk.clone());
         }
         Ok(PyBytes::new(py, &self.out))

@@ -23,13 +23,16 @@ use super::ruleset::{Rule, RuleSet, SecretCache};
 /// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
 const SLICE: usize = 64 * 1024;
 
-/// Where [`Scrubber::feed_into`] writes: `out`, or, while everything fed went out
-/// unchanged and unheld, nowhere yet (`unwritten` is the chunk, of which the first
-/// `passed` bytes went out so; the first other output writes them first).
+/// Where [`Scrubber::feed_into`] writes: `out`, or, while what went out of the chunk
+/// went out unchanged, only what was held before it (`unwritten` is the chunk, of
+/// which the first `passed` bytes went out so, after `out`; the first other output
+/// writes them first).
 struct Lazy<'o, 'c> {
     out: &'o mut Vec<u8>,
     unwritten: Option<&'c [u8]>,
     passed: usize,
+    /// The stream offset of the chunk's first byte.
+    start: u64,
 }
 
 impl<'o> Lazy<'o, '_> {
@@ -38,19 +41,24 @@ impl<'o> Lazy<'o, '_> {
             out,
             unwritten: None,
             passed: 0,
+            start: 0,
         }
     }
 
-    /// `held` (bytes held back before) and then `piece` went out as they came. While
-    /// nothing is written they are the chunk's next bytes: what was held came from it.
-    fn pass(&mut self, held: &[u8], piece: &[u8]) {
-        match self.unwritten {
-            Some(_) => self.passed += held.len() + piece.len(),
-            None => {
-                self.out.extend_from_slice(held);
-                self.out.extend_from_slice(piece);
+    /// `bytes`, the stream's from offset `from`, went out unchanged. Those held before
+    /// the chunk are written; the chunk's are counted, not written, while they follow
+    /// the ones passed before them (an overflow's swallow drops bytes unwritten: then
+    /// what was passed is written, and these after it).
+    fn emit(&mut self, from: u64, bytes: &[u8]) {
+        if self.unwritten.is_some() {
+            let before = (self.start.saturating_sub(from) as usize).min(bytes.len());
+            if (from + before as u64).saturating_sub(self.start) == self.passed as u64 {
+                self.out.extend_from_slice(&bytes[..before]);
+                self.passed += bytes.len() - before;
+                return;
             }
         }
+        self.vec().extend_from_slice(bytes);
     }
 
     /// The output, the bytes passed so far written into it first.
@@ -511,18 +519,30 @@ impl Scrubber {
     /// appended to `out` and the result is true: the output is `chunk` itself, never
     /// copied. Otherwise the output is appended and the result is false.
     pub fn feed_through(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> bool {
+        let mark = out.len();
+        let n = self.feed_lazy(chunk, out);
+        if out.len() == mark && n == chunk.len() {
+            return true;
+        }
+        out.extend_from_slice(&chunk[..n]);
+        false
+    }
+
+    /// Feed `chunk` as [`Scrubber::feed`] does, copying as little of it as it can: the
+    /// output is what is appended to `out` followed by `chunk[..n]`, `n` returned.
+    /// While nothing is redacted (clean text, keywords whose candidates die, a tail
+    /// held back), only the bytes held before `chunk` are written: a caller that
+    /// builds an object of the output copies `chunk`'s part once, not into `out`
+    /// first.
+    pub fn feed_lazy(&mut self, chunk: &[u8], out: &mut Vec<u8>) -> usize {
         let mut lazy = Lazy {
+            start: self.end(),
             out,
-            unwritten: (self.held() == 0).then_some(chunk),
+            unwritten: Some(chunk),
             passed: 0,
         };
         self.feed_into(chunk, &mut lazy);
-        if lazy.unwritten.is_some() && self.held() == 0 {
-            return true;
-        }
-        // What went out unchanged, with its tail held back.
-        lazy.vec();
-        false
+        lazy.unwritten.map_or(0, |_| lazy.passed)
     }
 
     fn feed_into(&mut self, chunk: &[u8], out: &mut Lazy<'_, '_>) {
@@ -531,7 +551,7 @@ impl Scrubber {
         for piece in chunk.chunks(SLICE) {
             if !self.feed_idle(piece, out) {
                 self.buf.extend_from_slice(piece);
-                self.process(out.vec(), false);
+                self.process_into(out, false);
             }
         }
     }
@@ -592,7 +612,7 @@ impl Scrubber {
         if !hits.is_empty() || self.scanned < end {
             self.buf.extend_from_slice(piece);
             self.take_hits(hits, from, start);
-            self.process(out.vec(), false);
+            self.process_into(out, false);
             return true;
         }
         self.hits = hits;
@@ -606,15 +626,16 @@ impl Scrubber {
         let run = self.set.before_runs.longest(&piece[..hold]);
         if run == hold && hold > 0 {
             self.buf.extend_from_slice(piece);
-            self.process(out.vec(), false);
+            self.process_into(out, false);
             return true;
         }
         self.resume = Some((end, start + hold as u64));
         let limit = hold - run;
-        out.pass(
+        out.emit(
+            self.emitted,
             &self.buf[(self.emitted - self.base) as usize..],
-            &piece[..limit],
         );
+        out.emit(start, &piece[..limit]);
         let keep = limit.saturating_sub(context);
         if keep > 0 {
             self.buf.clear();
@@ -706,10 +727,15 @@ impl Scrubber {
     }
 
     fn process(&mut self, out: &mut Vec<u8>, eof: bool) {
+        self.process_into(&mut Lazy::written(out), eof);
+    }
+
+    /// [`Scrubber::process`], unchanged bytes emitted through `out` (see [`Lazy`]).
+    fn process_into(&mut self, out: &mut Lazy<'_, '_>, eof: bool) {
         let end = self.end();
         // Repeating text goes on repeating: copied before a scan reads it.
         if self.period.is_some() || self.busy {
-            self.repeat_on(out, end);
+            self.repeat_on(out.vec(), end);
         }
         // A scan may stop short (see [`MOST`]): what it found is resolved before the
         // scan goes on (candidates from bytes not yet scanned are left waiting).
@@ -732,7 +758,7 @@ impl Scrubber {
             limit = limit.min(self.tail_hold(end));
         }
         if limit > self.emitted {
-            out.extend_from_slice(self.slice(self.emitted, limit));
+            out.emit(self.emitted, self.slice(self.emitted, limit));
             self.emitted = limit;
         }
         self.note_busy(end);
@@ -1104,7 +1130,7 @@ impl Scrubber {
 
     /// Decide candidates in order of their start. Returns true when an overflow was
     /// applied (the caller swallows, then comes back).
-    fn resolve(&mut self, out: &mut Vec<u8>, end: u64, eof: bool) -> bool {
+    fn resolve(&mut self, out: &mut Lazy<'_, '_>, end: u64, eof: bool) -> bool {
         let complete = self.complete(end);
         while let Some(head) = self.cands.front().map(|c| c.start) {
             if head >= complete {
@@ -1128,6 +1154,7 @@ impl Scrubber {
             };
             self.drop_front(group);
             let from = self.emitted;
+            let out = out.vec();
             out.extend_from_slice(self.slice(from, c.start));
             out.extend_from_slice(self.slice(c.start, span.0));
             out.extend_from_slice(&self.set.rules[label as usize].replacement);
@@ -2046,7 +2073,8 @@ mod tests {
                 .chain(text.iter().copied())
                 .chain(prose.iter().copied().cycle().take(filler * 8))
                 .collect();
-            let (mut idle, mut buffered, mut through) = (
+            let (mut idle, mut buffered, mut through, mut lazy) = (
+                Scrubber::new(RuleSet::builtin()),
                 Scrubber::new(RuleSet::builtin()),
                 Scrubber::new(RuleSet::builtin()),
                 Scrubber::new(RuleSet::builtin()),
@@ -2073,6 +2101,12 @@ mod tests {
                     prop_assert_eq!(&c[6..], &b[..]);
                 }
                 prop_assert_eq!(through.held(), buffered.held());
+                // Lazy: what is written, then the piece's first `n` bytes.
+                let mut d = b"before".to_vec();
+                let n = lazy.feed_lazy(piece, &mut d);
+                d.extend_from_slice(&piece[..n]);
+                prop_assert_eq!(&d[6..], &b[..]);
+                prop_assert_eq!(lazy.held(), buffered.held());
             }
             let (mut a, mut b) = (Vec::new(), Vec::new());
             idle.feed(&text[at..], &mut a);
@@ -2082,6 +2116,34 @@ mod tests {
             prop_assert_eq!(a, b);
             prop_assert_eq!(idle.redactions(), buffered.redactions());
         }
+    }
+
+    /// An overflow's swallow, begun in one chunk, drops bytes of the next without
+    /// writing anything: what the lazy way passes after it must not count them.
+    #[test]
+    fn lazy_output_after_a_swallow_equals_plain() {
+        let prose = b"The build passed; next, the docs (see README.md) and 42 tests.\n";
+        let text = storm(&[24, 23], |one| one * 33, &[]);
+        let text: Vec<u8> = prose
+            .iter()
+            .copied()
+            .cycle()
+            .take(48)
+            .chain(text.iter().copied())
+            .chain(prose.iter().copied().cycle().take(24))
+            .collect();
+        let (mut plain, mut lazy) = (
+            Scrubber::new(RuleSet::builtin()),
+            Scrubber::new(RuleSet::builtin()),
+        );
+        for piece in text.chunks(36) {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            plain.feed(piece, &mut a);
+            let n = lazy.feed_lazy(piece, &mut b);
+            b.extend_from_slice(&piece[..n]);
+            assert_eq!(a, b);
+        }
+        assert!(plain.redactions() > 0);
     }
 
     /// A scan stops after the prefilter block in which its hits reach [`MOST`] and
@@ -2226,6 +2288,38 @@ mod tests {
         assert!(!s.feed_through(&clean[..100_001], &mut out));
         assert!(s.held() > 0);
         assert_eq!(&out[..], &clean[..100_001 - s.held()]);
+        out.clear();
+        // Lazily, the next slice writes only the tail held before it: the rest of its
+        // output is its own first bytes.
+        let held = s.held();
+        let mut lazy = Vec::new();
+        let n = s.feed_lazy(&clean[100_001..], &mut lazy);
+        assert_eq!(&lazy[..], &clean[100_001 - held..100_001]);
+        assert_eq!(n, clean.len() - 100_001);
+        assert_eq!(s.held(), 0);
+        // Keywords whose candidates die (no credential after them) write nothing either.
+        let mut s3 = Scrubber::new(RuleSet::builtin());
+        let mut lazy = Vec::new();
+        assert!(!s3.feed_through(&clean[..100_001], &mut lazy));
+        lazy.clear();
+        let mut next = clean[100_001..].to_vec();
+        next.splice(
+            20_000..20_000,
+            b" token_count = 3; password: see below ".iter().copied(),
+        );
+        let n = s3.feed_lazy(&next, &mut lazy);
+        assert_eq!(&lazy[..], &clean[100_001 - held..100_001]);
+        assert_eq!(n, next.len());
+        // A credential in the slice: all of it written, none left to the caller.
+        let token = b" ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5 ";
+        let mut s2 = Scrubber::new(RuleSet::builtin());
+        let mut lazy = Vec::new();
+        assert!(!s2.feed_through(&clean[..100_001], &mut lazy));
+        lazy.clear();
+        let mut next = clean[100_001..].to_vec();
+        next.splice(20_000..20_000, token.iter().copied());
+        assert_eq!(s2.feed_lazy(&next, &mut lazy), 0);
+        assert!(lazy.windows(7).any(|w| w == b"[REDACT"));
         out.clear();
         let token = b" ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5 ";
         let mut dirty = clean.clone();
