@@ -457,6 +457,9 @@ impl Gates {
 }
 
 pub(crate) const BLOCK: usize = 4096;
+/// The first block of a slice that does not start dense, through the sieve (see
+/// [`Prefilter::find_gated`]).
+const PROBE: usize = 512;
 /// The most bytes a chain of [`Walk::record`] reads: [`CHAINS`] of them take a dense
 /// block and its remainder ([`BLOCK`] + [`BLOCK`] / 4, and a keyword length either
 /// side) at once; [`Dense::find`] walks a longer span in pieces.
@@ -1319,12 +1322,19 @@ impl Prefilter {
                     // The sieve's does not, and by the block it notices a storm that
                     // begins after one block's hits (~1,000 in a storm of `token`)
                     // have gone to the scrubber, not four.
-                    let size = if dense_block || sieve.is_some() {
-                        BLOCK
-                    } else {
-                        4 * BLOCK
-                    };
-                    let mut to = (at + size).min(hay.len());
+                    //
+                    // A slice that does not start dense starts with a probe of
+                    // `PROBE` bytes through the sieve: a storm at its start sends that
+                    // many bytes' hits to the scrubber before the dense walk takes
+                    // over, not a whole block's (~800 in `token`'s).
+                    let probe = !dense_block && sieve.is_some() && at == 0;
+                    let mut to = match (dense_block, sieve) {
+                        _ if probe => PROBE,
+                        // After a probe, the rest of its block.
+                        (true, _) | (false, Some(_)) => (at / BLOCK + 1) * BLOCK,
+                        (false, None) => at + 4 * BLOCK,
+                    }
+                    .min(hay.len());
                     // A remainder too short to judge density by (the few bytes a scan
                     // overlaps the last one by) goes with this block: alone, its
                     // handful of hits would pass the next slice to Teddy.
@@ -1374,9 +1384,15 @@ impl Prefilter {
                     // Through Teddy, what costs is its stops: each signature found,
                     // a keyword or not, and each short keyword's hit.
                     let found = found.unwrap_or(stops);
-                    dense_block = found * BLOCK >= DENSE_HITS * (to - at)
-                        || (2 * found * BLOCK >= DENSE_HITS * (to - at)
-                            && repeats(hay, dense, gated, (at, to)));
+                    // A probe's few hundred bytes say less: it is dense at twice the
+                    // hits (a storm has ten times them), and not by a period.
+                    dense_block = if probe {
+                        found * BLOCK >= 2 * DENSE_HITS * (to - at)
+                    } else {
+                        found * BLOCK >= DENSE_HITS * (to - at)
+                            || (2 * found * BLOCK >= DENSE_HITS * (to - at)
+                                && repeats(hay, dense, gated, (at, to)))
+                    };
                     at = to;
                     if hits.len() - first >= most && at < hay.len() {
                         stopped = Some(at);
