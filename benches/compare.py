@@ -944,9 +944,8 @@ def render(cases: list[Case], lat: dict[str, dict[str, list[float]]], meta: dict
     for label, ours, theirs, want in targets:
         got = [ratio(ours, theirs, v) for v in ("clean", "dense")]
         worst = min(got)
-        verdict = (
-            "met" if worst >= want else f"**not met** ({(1 - worst / want) * 100:.0f} % short)"
-        )
+        short = (1 - worst / want) * 100
+        verdict = "met" if worst >= want else f"**not met** ({short:.{int(short < 1)}f} % short)"
         out.append(f"| {label} | {got[0]:,.2f}x | {got[1]:,.2f}x | {verdict} |")
     whole = rate("scrubline scrub()|whole|clean")
     out.append(
