@@ -6,11 +6,12 @@
 A storm is one keyword of the built-in rules repeated (`sk-sk-sk-…`), as written and
 upper-cased: an input anyone who can write into an agent's output can choose, and the
 worst case of an engine that starts work at every keyword. Each engine is read against
-its own rate on clean text (the clean corpus of compare.py, the same chunks), in the
-same run: scrubline's `Scrubber.feed_bytes`, and hyperscan in block mode compiled with
-every built-in rule's pattern (compare.py's `rule_patterns`), reporting its matches to
-a Python callback as a user of its Python API gets them. 64 KiB chunks for both; the
-best of `--runs` per storm, the two engines alternated storm by storm. scrubline's
+its own rate on clean text (the clean corpus of compare.py, as much of it as a storm,
+the same chunks, the same runs), measured just before the storm: scrubline's
+`Scrubber.feed_bytes`, and hyperscan in block mode compiled with every built-in rule's
+pattern (compare.py's `rule_patterns`), reporting its matches to a Python callback as a
+user of its Python API gets them. 64 KiB chunks for both; the best of `--runs` per
+storm and per clean baseline, the two engines alternated storm by storm. scrubline's
 streamed output is checked against `scrub()` of the whole storm before its time counts.
 """
 
@@ -36,6 +37,7 @@ class Storm(NamedTuple):
     ours: float  # MB/s
     theirs: float
     matches: int  # hyperscan's callbacks
+    clean: tuple[float, float]  # each engine's clean rate, measured just before it
 
 
 Ours = Callable[[bytes, int], float]
@@ -94,7 +96,9 @@ def report(clean: tuple[float, float], storms: list[Storm], meta: dict[str, obje
         f"Run of {meta['date']}: `{meta['command']}` ({meta['n']} storms of "
         f"{meta['size']} KiB, every keyword of the built-in rules as written and "
         f"upper-cased{meta['sample']}; hyperscan compiled with {meta['patterns']} patterns; "
-        f"64 KiB chunks; best of {meta['runs']} runs each, the engines alternated).",
+        f"64 KiB chunks; best of {meta['runs']} runs each, the engines alternated; each "
+        f"storm read against its engine's rate on as much clean text, measured just "
+        f"before it the same way; *clean MB/s*: the median of those).",
         "",
         "| engine | clean MB/s | storms: median | 10th percentile | slowest "
         "| storms ≥ 0.5x clean |",
@@ -104,13 +108,14 @@ def report(clean: tuple[float, float], storms: list[Storm], meta: dict[str, obje
         ("scrubline `Scrubber.feed_bytes`", 1),
         ("hyperscan block, scrubline's rules", 2),
     ):
-        rel = sorted((s[i] / clean[i - 1], s.keyword, s[i]) for s in storms)
+        rel = sorted((s[i] / s.clean[i - 1], s.keyword, s[i]) for s in storms)
         med = statistics.median(r[0] for r in rel)
         p10 = rel[len(rel) // 10]
         low = rel[0]
         half = sum(r[0] >= 0.5 for r in rel)
+        rate = statistics.median(s[i] for s in storms)
         out.append(
-            f"| {name} | {clean[i - 1]:,.0f} | {med * clean[i - 1]:,.0f} MB/s ({med:.3f}x) "
+            f"| {name} | {clean[i - 1]:,.0f} | {rate:,.0f} MB/s ({med:.3f}x) "
             f"| {p10[2]:,.1f} MB/s ({p10[0]:.3f}x) | `{low[1]}` {low[2]:,.1f} MB/s "
             f"({low[0]:.4f}x) | {half} of {len(rel)} |"
         )
@@ -126,8 +131,8 @@ def report(clean: tuple[float, float], storms: list[Storm], meta: dict[str, obje
     slow += [s for s in sorted(storms, key=lambda s: s.theirs)[:8] if s not in slow]
     for s in slow:
         out.append(
-            f"| `{s.keyword}` | {s.ours:,.1f} ({s.ours / clean[0]:.3f}x) "
-            f"| {s.theirs:,.1f} ({s.theirs / clean[1]:.4f}x) | {s.matches:,} |"
+            f"| `{s.keyword}` | {s.ours:,.1f} ({s.ours / s.clean[0]:.3f}x) "
+            f"| {s.theirs:,.1f} ({s.theirs / s.clean[1]:.4f}x) | {s.matches:,} |"
         )
     return "\n".join(out) + "\n"
 
@@ -140,15 +145,17 @@ def main() -> None:
     ap.add_argument("--md", type=Path, help="write the tables into this Markdown file")
     args = ap.parse_args()
     ours, theirs, patterns = engines()
-    clean_text = agent_text(4 << 20, None).data
-    cleans = [(ours(clean_text, args.runs + 1), theirs(clean_text, args.runs + 1)[0])]
+    # Clean text of the storms' size, each storm's baseline measured just before it with
+    # the same runs: the host's speed drifts over the minutes of the run, and a clean
+    # rate that is the best of more runs than a storm's read every storm lower.
+    clean_text = agent_text(args.size * 1024, None).data
     storms = []
     for k in keywords()[:: args.every]:
         data = (k.encode() * (args.size * 1024 // len(k) + 1))[: args.size * 1024]
+        base = (ours(clean_text, args.runs), theirs(clean_text, args.runs)[0])
         rate, matches = theirs(data, args.runs)
-        storms.append(Storm(k, ours(data, args.runs), rate, matches))
-    cleans.append((ours(clean_text, args.runs + 1), theirs(clean_text, args.runs + 1)[0]))
-    clean = (max(c[0] for c in cleans), max(c[1] for c in cleans))
+        storms.append(Storm(k, ours(data, args.runs), rate, matches, base))
+    clean = tuple(statistics.median(s.clean[i] for s in storms) for i in (0, 1))
     from datetime import date
 
     meta = {
