@@ -175,7 +175,10 @@ impl Scrubber {
             } else {
                 inner.feed_lazy(piece, out)
             };
-            if chunk[lazy.end..at] == out[mark..] {
+            if lazy.is_empty() {
+                // Nothing left unwritten before: this slice's output is in order.
+                lazy = at..at + n;
+            } else if chunk[lazy.end..at] == out[mark..] {
                 // All this slice wrote is the tail the one before held: the chunk's
                 // bytes went out unchanged, on from where that one's stopped.
                 out.truncate(mark);

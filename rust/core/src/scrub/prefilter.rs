@@ -1242,12 +1242,8 @@ impl Prefilter {
         let forms = self.literal_tails.as_ref().map_or(0, |t| t.pending(window));
         let keyword = keyword.unwrap_or_else(|| {
             self.tails.pending(window).unwrap_or_else(|| {
-                // A node the table does not hold: the forward walk, the two-byte
-                // keywords' first bytes as `find` counts them.
-                let short = window
-                    .last()
-                    .is_some_and(|&b| self.short_first[usize::from(b.to_ascii_lowercase())]);
-                self.walk.pending(window).max(usize::from(short))
+                // A node the table does not hold: the forward walk, as `find` asks it.
+                self.walk.pending(window).max(self.short_pending(window))
             })
         });
         match keyword.max(forms) {
@@ -1328,11 +1324,13 @@ impl Prefilter {
                     // many bytes' hits to the scrubber before the dense walk takes
                     // over, not a whole block's (~800 in `token`'s).
                     let probe = !dense_block && sieve.is_some() && at == 0;
-                    let mut to = match (dense_block, sieve) {
-                        _ if probe => PROBE,
+                    let mut to = if probe {
+                        PROBE
+                    } else if dense_block || sieve.is_some() {
                         // After a probe, the rest of its block.
-                        (true, _) | (false, Some(_)) => (at / BLOCK + 1) * BLOCK,
-                        (false, None) => at + 4 * BLOCK,
+                        (at / BLOCK + 1) * BLOCK
+                    } else {
+                        at + 4 * BLOCK
                     }
                     .min(hay.len());
                     // A remainder too short to judge density by (the few bytes a scan
@@ -1354,10 +1352,7 @@ impl Prefilter {
                         let space = (&mut *hits, &mut *chains, &mut *short);
                         found = Some(self.dense_block(dense, text, gates, (at, to), space));
                         // Its parts may interleave where one ends (see `dense_block`).
-                        let block = &mut hits[before..];
-                        if !block.is_sorted_by_key(|&(k, h)| (h, k)) {
-                            block.sort_unstable_by_key(|&(k, h)| (h, k));
-                        }
+                        sort_by_start(&mut hits[before..]);
                     } else {
                         // Signatures starting in `at..to`: the span ends a signature
                         // length, less one, later.
@@ -1377,9 +1372,8 @@ impl Prefilter {
                     }
                     // Sorted block by block (the caller's sort then merges runs);
                     // a dense block's are.
-                    let block = &mut hits[before..];
-                    if !dense_block && !block.is_sorted_by_key(|&(k, h)| (h, k)) {
-                        block.sort_unstable_by_key(|&(k, h)| (h, k));
+                    if !dense_block {
+                        sort_by_start(&mut hits[before..]);
                     }
                     // Through Teddy, what costs is its stops: each signature found,
                     // a keyword or not, and each short keyword's hit.
@@ -1407,17 +1401,14 @@ impl Prefilter {
                 sieve: Some(sieve), ..
             }) if hay.len() >= SIEVE_FROM => {
                 self.sieve_hits(sieve, hay, (0, hay.len()), hits);
-                let found = &mut hits[first..];
-                if !found.is_sorted_by_key(|&(k, h)| (h, k)) {
-                    found.sort_unstable_by_key(|&(k, h)| (h, k));
-                }
+                sort_by_start(&mut hits[first..]);
             }
             _ => {
-                // As `Tails` does, the short keywords' first bytes count case-folded.
-                let short = hay
-                    .last()
-                    .is_some_and(|&b| self.short_first[usize::from(b.to_ascii_lowercase())]);
-                pending = Some(self.walk.find(hay, hits, chains).max(usize::from(short)));
+                pending = Some(
+                    self.walk
+                        .find(hay, hits, chains)
+                        .max(self.short_pending(hay)),
+                );
             }
         }
         if let Some(ac) = &self.literals {
@@ -1468,6 +1459,15 @@ impl Prefilter {
         }
     }
 
+    /// 1 when `text` ends in the first byte of a two-byte keyword (the walk's part of
+    /// the hold-back question leaves them out; as `Tails` does, case-folded), else 0.
+    fn short_pending(&self, text: &[u8]) -> usize {
+        usize::from(
+            text.last()
+                .is_some_and(|&b| self.short_first[usize::from(b.to_ascii_lowercase())]),
+        )
+    }
+
     /// The hits of the keywords shorter than a signature starting in `at..to`, exact,
     /// appended to `hits`; returns how many.
     fn short_hits(&self, hay: &[u8], (at, to): (usize, usize), hits: &mut Vec<Hit>) -> usize {
@@ -1477,6 +1477,13 @@ impl Prefilter {
             hits.extend(finder.find_iter(&hay[at..end]).map(|h| (*k, at + h)));
         }
         hits.len() - first
+    }
+}
+
+/// Sort hits by start, then keyword, unless they already are (a block's usually are).
+fn sort_by_start(hits: &mut [Hit]) {
+    if !hits.is_sorted_by_key(|&(k, h)| (h, k)) {
+        hits.sort_unstable_by_key(|&(k, h)| (h, k));
     }
 }
 

@@ -539,13 +539,7 @@ fn word8(rest: &[u8], at: usize) -> u64 {
 /// The four bytes of `hay` from `at`, little-endian, zeros past its end.
 #[inline(always)]
 fn word_at(hay: &[u8], at: usize) -> u32 {
-    match hay.get(at..at + WIDTH) {
-        Some(four) => u32::from_le_bytes(four.try_into().expect("four bytes")),
-        None => hay[at..]
-            .iter()
-            .rev()
-            .fold(0, |w, &b| w << 8 | u32::from(b)),
-    }
+    word8(&hay[at..], 0) as u32
 }
 
 /// The four bytes of `w` with ASCII letters lowercased.
