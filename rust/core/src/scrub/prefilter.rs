@@ -408,6 +408,8 @@ struct Dense {
     /// The keywords' gates; `None` when no patterns were given
     /// ([`Prefilter::with_sources`]): every hit is kept.
     gates: Option<Gates>,
+    /// Per keyword, where its signature starts in it (0 for the short ones).
+    offsets: Vec<u32>,
 }
 
 /// A keyword's rule, for its gate.
@@ -490,7 +492,18 @@ impl Dense {
             ends,
             longest,
             gates: None,
+            offsets: offset,
         }
+    }
+
+    /// The most bytes a hit's gate and [`Kill`] read before its signature, given its
+    /// gate's `back`, and from its start on (see [`repeat`]).
+    fn reads(&self, back: usize) -> (usize, usize) {
+        // A hit's signature lies at most a keyword length past its start.
+        (
+            back + self.longest,
+            KILL_READS.max(self.longest + AHEAD).max(8),
+        )
     }
 
     /// Append the hits of `lower` whose signature starts in `at..to`, found by `walk`
@@ -597,61 +610,129 @@ impl Dense {
 }
 
 /// Where the dense block `at..to` of `text` repeats (see [`Prefilter::dense_block`]):
-/// `(d, m, skip_to)`, where the text has the period `d` over every byte read by the
-/// hits whose signatures start in `m - d..skip_to`. A hit reads up to `back` bytes
-/// before its start (its gate), and up to the most of its keyword and [`AHEAD`]
-/// bytes (its gate) and [`KILL_READS`] (a [`Kill`]) from its start.
+/// `(d, m, skip_to, end)`, where the text has the period `d` over every byte read by
+/// the hits whose signatures start in `m - d..skip_to`, and up to `end`. A hit reads
+/// up to `back` bytes before its start (its gate), and up to the most of its keyword
+/// and [`AHEAD`] bytes (its gate) and [`KILL_READS`] (a [`Kill`]) from its start.
+/// `hint` (0: none) is tried first: the period the block before had, which a storm
+/// keeps.
 fn repeat(
     text: &[u8],
     back: usize,
     dense: &Dense,
     (at, to): (usize, usize),
-) -> Option<(usize, usize, usize)> {
-    let ahead = KILL_READS.max(dense.longest + AHEAD).max(8);
-    // A hit's signature lies at most a keyword length past its start.
-    let before = back + dense.longest;
+    hint: usize,
+) -> Option<(usize, usize, usize, usize)> {
+    let (before, ahead) = dense.reads(back);
     let probe = at.max(before + 2 * PERIOD + PERIOD_PROBE);
     let window = text.get(probe - PERIOD_PROBE..probe + PERIOD_PROBE)?;
     // The window's first 8 bytes as a word, compared at each period before the whole
     // window is (a load and a compare, not a call of `memcmp`, per period tried).
     let word = |at: usize| u64::from_le_bytes(*text[at..].first_chunk().expect("8 bytes"));
     let head = word(probe - PERIOD_PROBE);
-    let d = (1..=PERIOD).find(|&d| {
+    let period = |d: usize| {
         word(probe - PERIOD_PROBE - d) == head
             && window == &text[probe - PERIOD_PROBE - d..probe + PERIOD_PROBE - d]
-    })?;
+    };
+    let d = Some(hint)
+        .filter(|&d| (1..=PERIOD).contains(&d) && period(d))
+        .or_else(|| (1..=PERIOD).find(|&d| period(d)))?;
     // Hits of the first period (signatures in `m - d..m`) read from `from` on.
     let m = (at + d).max(before + d);
     let from = m - d - before;
     let limit = (to + ahead).min(text.len());
     let end = from + d + same_run(&text[from + d..limit], &text[from..limit - d]);
     let skip_to = end.checked_sub(ahead)?.min(to);
-    (skip_to > m).then_some((d, m, skip_to))
+    (skip_to > m).then_some((d, m, skip_to, end))
+}
+
+/// The period a dense block's text repeats with (see [`Prefilter::dense_block`]),
+/// carried to the next block with the hits of one period: where the text goes on
+/// repeating, the next block's hits are copies of them, and no byte of it is read.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Period {
+    /// The period; 0 when none is carried.
+    d: usize,
+    /// The hits reported whose signatures start in `first..first + d`, in order.
+    hits: Vec<Hit>,
+    first: usize,
+    /// How many hits were found there, reported or not.
+    found: usize,
+    /// The text has the period `d` from the first byte those hits read up to `end`.
+    end: usize,
+    /// The last period found, carried or not: [`repeat`] tries it first.
+    hint: usize,
+    /// Where the text stopped repeating, the first place from which a period can be
+    /// found again (see [`Prefilter::dense_block`]).
+    again: usize,
+}
+
+impl Period {
+    /// Append the copies of the period's hits whose signatures start in `lo..hi`
+    /// (past the period itself), `offsets` the keywords' signature offsets; returns
+    /// how many hits were found there, reported or not, by the period's count.
+    fn copy(&self, offsets: &[u32], (lo, hi): (usize, usize), hits: &mut Vec<Hit>) -> usize {
+        let d = self.d;
+        if !self.hits.is_empty() {
+            for r in ((lo - self.first) / d).max(1)..=(hi - 1 - self.first) / d {
+                for &(k, h) in &self.hits {
+                    let (h, sig) = (h + r * d, h + r * d + offsets[k as usize] as usize);
+                    if (lo..hi).contains(&sig) {
+                        hits.push((k, h));
+                    }
+                }
+            }
+        }
+        self.found * (hi - lo) / d
+    }
 }
 
 /// Whether the block `at..to` of `text` repeats (see [`repeat`]), when dense blocks
-/// have gates: then the next block is dense at half the hits. A token printed again
-/// and again, each copy run into the next (a hit every 73 bytes), has too few hits for
-/// a dense block by their number, and each went on to the scrubber to die there; in a
-/// dense block one period is read and the rest counted.
-fn repeats(text: &[u8], dense: &Dense, gated: bool, (at, to): (usize, usize)) -> bool {
-    dense
-        .gates
-        .as_ref()
-        .filter(|_| gated)
-        .is_some_and(|gates| repeat(text, gates.back, dense, (at, to)).is_some())
+/// have gates: then the next block is dense at an eighth of the hits. A token printed
+/// again and again, each copy run into the next (a hit every 73 bytes, or one every
+/// 190), has too few hits for a dense block by their number, and each went on to the
+/// scrubber to die there; in a dense block one period is read and the rest counted.
+/// A block whose carried `period` goes on past it repeats with no search.
+fn repeats(
+    text: &[u8],
+    dense: &Dense,
+    gated: bool,
+    (at, to): (usize, usize),
+    period: &mut Period,
+) -> bool {
+    let Some(gates) = dense.gates.as_ref().filter(|_| gated) else {
+        return false;
+    };
+    if period.d > 0 && period.end >= to + dense.reads(gates.back).1 {
+        return true;
+    }
+    let found = repeat(text, gates.back, dense, (at, to), period.hint);
+    if let Some((d, ..)) = found {
+        period.hint = d;
+    }
+    found.is_some()
 }
 
-/// How many bytes `a` and `b` agree on from their start.
+/// How many bytes `a` and `b` agree on from their start: `STEP` bytes a call of
+/// `memcmp` (a call every 64 bytes cost more than comparing them), then word by word.
 fn same_run(a: &[u8], b: &[u8]) -> usize {
-    const STEP: usize = 64;
+    const STEP: usize = 512;
+    let n = a.len().min(b.len());
     let mut i = 0;
-    while i + STEP <= a.len() && a[i..i + STEP] == b[i..i + STEP] {
+    while i + STEP <= n && a[i..i + STEP] == b[i..i + STEP] {
         i += STEP;
     }
-    i + a[i..]
+    let word = |s: &[u8], i: usize| u64::from_le_bytes(*s[i..].first_chunk().expect("8 bytes"));
+    while i + 8 <= n {
+        let x = word(a, i) ^ word(b, i);
+        if x != 0 {
+            return i + (x.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i + a[i..n]
         .iter()
-        .zip(&b[i..])
+        .zip(&b[i..n])
         .take_while(|(x, y)| x == y)
         .count()
 }
@@ -814,6 +895,8 @@ pub(crate) struct Scratch {
     chains: Chains,
     /// A dense block's hits of short keywords (see [`Prefilter::short_dense`]).
     short: Vec<Hit>,
+    /// The period carried from block to block (see [`Prefilter::dense_block`]).
+    period: Period,
 }
 
 /// Below this many bytes, one automaton pass beats the setup of several SIMD searches
@@ -1207,7 +1290,8 @@ impl Prefilter {
         let mut hits = Vec::new();
         let span = (text, &lower[..]);
         let space = (&mut hits, &mut Default::default(), &mut Vec::new());
-        self.dense_block(dense, span, gates, (at, text.len()), space);
+        let block = (at, text.len());
+        self.dense_block(dense, span, gates, block, space, &mut Period::default());
         hits.sort_unstable_by_key(|&(k, h)| (h, k));
         hits
     }
@@ -1293,7 +1377,14 @@ impl Prefilter {
             lower,
             chains,
             short,
+            period,
         } = scratch;
+        // Offsets in a period carried are the last slice's.
+        *period = Period {
+            hint: period.hint,
+            hits: std::mem::take(&mut period.hits),
+            ..Period::default()
+        };
         let mut pending = None;
         match &self.keywords {
             Some(keywords) if hay.len() >= SMALL => {
@@ -1350,7 +1441,8 @@ impl Prefilter {
                             .filter(|_| gated)
                             .map(|gates| Gating { gates, kill });
                         let space = (&mut *hits, &mut *chains, &mut *short);
-                        found = Some(self.dense_block(dense, text, gates, (at, to), space));
+                        let block = (at, to);
+                        found = Some(self.dense_block(dense, text, gates, block, space, period));
                         // Its parts may interleave where one ends (see `dense_block`).
                         sort_by_start(&mut hits[before..]);
                     } else {
@@ -1384,8 +1476,8 @@ impl Prefilter {
                         found * BLOCK >= 2 * DENSE_HITS * (to - at)
                     } else {
                         found * BLOCK >= DENSE_HITS * (to - at)
-                            || (2 * found * BLOCK >= DENSE_HITS * (to - at)
-                                && repeats(hay, dense, gated, (at, to)))
+                            || (8 * found * BLOCK >= DENSE_HITS * (to - at)
+                                && repeats(hay, dense, gated, (at, to), period))
                     };
                     at = to;
                     if hits.len() - first >= most && at < hay.len() {
@@ -1509,7 +1601,10 @@ impl Prefilter {
     /// they are counted, not read. When some were reported (a credential printed
     /// again and again), the whole periods after it in the stretch report the same
     /// hits `d`, `2d`, … bytes on: they are copied, not read. The rest of the block
-    /// is read as usual.
+    /// is read as usual. The period and its hits are carried in `period` to the next
+    /// block, which copies them while the text goes on repeating: a storm's blocks
+    /// after its first read no byte (in a 180-byte token printed again and again,
+    /// reading one period and the tail of each block was a fifth of the time).
     fn dense_block(
         &self,
         dense: &Dense,
@@ -1517,6 +1612,7 @@ impl Prefilter {
         gates: Option<Gating<'_>>,
         (at, to): (usize, usize),
         (hits, chains, short): (&mut Vec<Hit>, &mut Chains, &mut Vec<Hit>),
+        period: &mut Period,
     ) -> usize {
         let mut part = |(a, b): (usize, usize), hits: &mut Vec<Hit>| {
             if a >= b {
@@ -1526,29 +1622,63 @@ impl Prefilter {
             let n = dense.find(&self.walk, (hay, lower), gates, (a, b), hits, chains);
             n + self.short_dense(hay, gates, (a, b), (hits, first), short)
         };
-        let Some((d, m, skip_to)) = gates.and_then(|g| repeat(hay, g.gates.back, dense, (at, to)))
-        else {
+        let Some(back) = gates.map(|g| g.gates.back) else {
+            period.d = 0;
             return part((at, to), hits);
         };
-        // Up to the last period before `m` as usual; that period on its own.
-        let mut found = part((at, m - d), hits);
-        let kept = hits.len();
-        let one = part((m - d, m), hits);
-        found += one;
-        if hits.len() == kept {
-            found += one * (skip_to - m) / d;
-            return found + part((skip_to, to), hits);
+        let (before, ahead) = dense.reads(back);
+        // Where the text stops repeating at `end`, the first place from which a
+        // period can be found again: the bytes a hit reads before it, and the window
+        // `repeat` compares one period back, lie past `end`. It may lie in the next
+        // block, which reads up to it first.
+        let again = |end: usize| end + 1 + before.max(PERIOD + PERIOD_PROBE);
+        let (mut at, mut found) = (at, 0);
+        if period.again > at {
+            let next = period.again.min(to);
+            found += part((at, next), hits);
+            at = next;
         }
-        // Hits of the period were reported: so are their repeats.
-        let (period, reps) = (kept..hits.len(), (skip_to - m) / d);
-        for r in 1..=reps {
-            let copied = hits.len();
-            hits.extend_from_within(period.clone());
-            for hit in &mut hits[copied..] {
-                hit.1 += r * d;
+        if period.d > 0 {
+            // The text has the period up to `end`: the bytes past it that still do.
+            let (d, end) = (period.d, period.end);
+            let limit = (to + ahead).min(hay.len());
+            if end < limit {
+                period.end = end + same_run(&hay[end..limit], &hay[end - d..limit - d]);
             }
+            let skip_to = period.end.saturating_sub(ahead).min(to);
+            if skip_to > at {
+                found += period.copy(&dense.offsets, (at, skip_to), hits);
+                if skip_to == to {
+                    return found;
+                }
+                period.again = again(period.end);
+                at = period.again.min(to);
+                found += part((skip_to, at), hits);
+            }
+            period.d = 0;
         }
-        found + one * reps + part((m + reps * d, to), hits)
+        while at < to {
+            let Some((d, m, skip_to, end)) = repeat(hay, back, dense, (at, to), period.hint) else {
+                return found + part((at, to), hits);
+            };
+            // Up to the last period before `m` as usual; that period on its own.
+            found += part((at, m - d), hits);
+            let kept = hits.len();
+            let one = part((m - d, m), hits);
+            period.hits.clear();
+            period.hits.extend_from_slice(&hits[kept..]);
+            (period.d, period.first, period.found, period.end) = (d, m - d, one, end);
+            period.hint = d;
+            found += one + period.copy(&dense.offsets, (m, skip_to), hits);
+            if skip_to == to {
+                return found;
+            }
+            period.d = 0;
+            period.again = again(end);
+            at = period.again.min(to);
+            found += part((skip_to, at), hits);
+        }
+        found
     }
 
     /// Add to the hits of a dense block (`hits`, sorted from `first` on) those
@@ -2048,12 +2178,21 @@ mod tests {
         for len in [1, 7, 64, 67, 162, 200, 256, 257] {
             let text = unit(len).repeat(12 * BLOCK / len);
             let (at, to) = (4 * BLOCK, 5 * BLOCK);
-            let found = repeat(&text, 77, dense, (at, to));
+            let found = repeat(&text, 77, dense, (at, to), 0);
+            // A hint of the period, or of none, finds the same.
+            assert_eq!(repeat(&text, 77, dense, (at, to), len), found, "{len}");
+            if len > 3 {
+                assert_eq!(repeat(&text, 77, dense, (at, to), 3), found, "{len}");
+            }
             if len > 256 {
                 assert_eq!(found, None, "{len}");
                 continue;
             }
-            assert_eq!(found, Some((len, at + len, to)), "{len}");
+            assert_eq!(
+                found.map(|f| (f.0, f.1, f.2)),
+                Some((len, at + len, to)),
+                "{len}"
+            );
         }
     }
 

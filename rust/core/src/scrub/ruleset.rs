@@ -889,6 +889,28 @@ mod tests {
         assert!(reported > 0);
     }
 
+    /// Lines holding credentials, or what looks like one, for the tests of text that
+    /// repeats.
+    const CREDENTIAL_LINES: [&str; 5] = [
+        "API_KEY=<your-api-key>",
+        "password = 'correct horse battery staple'\n",
+        "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5 ",
+        "curl -H \"Authorization: Bearer $API_TOKEN\" https://api.example.com\n",
+        // A run of 76 before `AZDO`.
+        "AZURE_DEVOPS_EXT_PAT=bFuBC4kI9TJLXsDG5pnIFaZv5xfxjMLypIbjRZHx5aGs5KN8HYJqJQQJ991A38u6GSZO1Xdrt6OvAZDOp6vJ az\n",
+    ];
+
+    /// A judgement that kills nothing here (no hit is followed by `!`) and counts in
+    /// `asked` the hits it is asked about.
+    fn counting_judge(
+        asked: &std::cell::Cell<usize>,
+    ) -> impl Fn(u32, &[u8], usize, Option<usize>) -> bool + '_ {
+        |_, text, at, _| {
+            asked.set(asked.get() + 1);
+            text[at..].starts_with(b"!")
+        }
+    }
+
     /// Credentials printed again and again: their hits open in every period. A block
     /// reports each of them, as their gates and a caller's judgement asked afresh
     /// would, and asks the judgement only of the hits of its first few hundred bytes:
@@ -898,20 +920,8 @@ mod tests {
         let set = RuleSet::builtin();
         let pre = &set.prefilter;
         let asked = std::cell::Cell::new(0usize);
-        // Kills nothing here; counts the hits it is asked about.
-        let judge = |_: u32, text: &[u8], at: usize, _: Option<usize>| {
-            asked.set(asked.get() + 1);
-            text[at..].starts_with(b"!")
-        };
-        let units = [
-            "API_KEY=<your-api-key>",
-            "password = 'correct horse battery staple'\n",
-            "ghp_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5 ",
-            "curl -H \"Authorization: Bearer $API_TOKEN\" https://api.example.com\n",
-            // A run of 76 before `AZDO`.
-            "AZURE_DEVOPS_EXT_PAT=bFuBC4kI9TJLXsDG5pnIFaZv5xfxjMLypIbjRZHx5aGs5KN8HYJqJQQJ991A38u6GSZO1Xdrt6OvAZDOp6vJ az\n",
-        ];
-        for unit in units {
+        let judge = counting_judge(&asked);
+        for unit in CREDENTIAL_LINES {
             let text = unit.repeat(8000 / unit.len()).into_bytes();
             for from in [0, 1, unit.len() / 2, 300] {
                 asked.set(0);
@@ -938,6 +948,49 @@ mod tests {
                     "{unit:?} from {from}: {read} judged, {} of {periods} periods",
                     got.len()
                 );
+            }
+        }
+    }
+
+    /// Credentials printed again and again over a whole slice, with edits here and
+    /// there: from its third block on, where every block is dense, the hits reported
+    /// are those their gates and a judgement asked afresh open, and the judgement is
+    /// asked of about one period's hits a stretch that repeats, not of one period a
+    /// block: the period and its hits are carried from block to block.
+    #[test]
+    fn repeated_credentials_are_judged_once_a_stretch() {
+        let set = RuleSet::builtin();
+        let pre = &set.prefilter;
+        let asked = std::cell::Cell::new(0usize);
+        let judge = counting_judge(&asked);
+        let block = crate::scrub::prefilter::BLOCK;
+        let mut scratch = crate::scrub::prefilter::Scratch::default();
+        for unit in &CREDENTIAL_LINES[1..] {
+            for edits in [&[][..], &[20_000, 41_000][..]] {
+                let mut text = unit.repeat(256 * 1024 / unit.len()).into_bytes();
+                for &at in edits {
+                    text[at..at + 4].copy_from_slice(b"ZZ!Z");
+                }
+                let (mut hits, mut dense) = (Vec::new(), false);
+                asked.set(0);
+                let kill: Kill<'_> = &judge;
+                let gated = (true, Some(kill), usize::MAX);
+                pre.find_gated(&text, &mut scratch, &mut hits, &mut dense, gated);
+                let read = asked.get();
+                // Hits are compared from the third block on (the first is read
+                // through the sieve, whose hits are all reported).
+                let from = 2 * block;
+                hits.retain(|&(_, at)| at >= from);
+                let mut want = opened_hits(pre, &text, from, Some(&judge));
+                want.retain(|&(_, at)| at >= from);
+                assert_eq!(hits, want, "{unit:?}, edits at {edits:?}");
+                // Each stretch: the hits of the bytes read past the break before it
+                // (up to ~600) and two periods; with no carry, those of at least
+                // one period a block (62 blocks).
+                let per_period = hits.len().div_ceil(text.len() / unit.len());
+                let stretches = 1 + edits.len();
+                let most = stretches * per_period * (700 / unit.len() + 2);
+                assert!(read <= most, "{unit:?}, edits at {edits:?}: {read} judged");
             }
         }
     }
