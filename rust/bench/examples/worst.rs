@@ -1,7 +1,8 @@
 //! Worst-case inputs for the scrubber: throughput next to clean text.
 //! `cargo run --release -p scrubline-bench --example worst` (WORST=<name part>: only
 //! those; KEYWORDS=1: a storm of every built-in keyword, FUZZ=1: every input of the
-//! `scrub_chunks` fuzz corpus repeated to 1 MiB; QUIET=1 to print the summary only).
+//! `scrub_chunks` fuzz corpus repeated to 1 MiB, TESTS=1: every input of the core's
+//! `tests/worst.rs`; QUIET=1 to print the summary only).
 use std::time::Instant;
 
 use scrubline_bench::corpus;
@@ -122,6 +123,73 @@ fn fuzz_corpus() {
     summarise("fuzz inputs", clean, rates);
 }
 
+/// TESTS=1: every input of the core's `tests/worst.rs` (4 MiB each, SIZE_MIB),
+/// summarised beside clean text.
+fn worst_tests() {
+    let clean = run("clean corpus", &corpus(4 << 20, None).0);
+    let n: usize = std::env::var("SIZE_MIB").map_or(4, |v| v.parse().expect("SIZE_MIB")) << 20;
+    // Only the inputs WORST asks for are built.
+    let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut add = |name: String, text: &dyn Fn() -> Vec<u8>| {
+        if wanted(&name) {
+            inputs.push((name, text()));
+        }
+    };
+    // Prefix storms and storms of a token's own characters.
+    for unit in [
+        "ghp_",
+        "sk-",
+        "xoxb-",
+        "AKIA",
+        "Q~",
+        "-us",
+        "://a:",
+        "sk-ant-api03-",
+        "glpat-",
+        "eyJ",
+    ] {
+        add(format!("storm {unit:?}"), &|| repeat(unit, n));
+    }
+    let mut unit = "eyJ-".repeat(2000);
+    unit.push('!');
+    add("eyJ- x2000 + !".into(), &|| repeat(&unit, n));
+    // Near misses, tokens run together, keys run into their names.
+    for unit in [
+        "npm_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM ",
+        "npm_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5x ",
+        "AWS_BEARER_TOKEN_BEDROCK=ABSKfKUNdLw+9fZlH/j4DseUWTAolp3OvGZpseAa9LgkmcinCrPqejuYCd8NBt+2dml8fU9sRCPTipT0tbebVuIZqo560YNJ/W/k0ejaSTH3qUi+9oyX516wDVmZbIrMxF16Axc8=",
+        "JIRA_API=ATATT3VzexiUlQsJvz3J29zHeR8oMSTt-5mkw20U7hHQJEpVcXlewpyHbs9Udem_otCJ5q08clPiiS96hkUN3N_8TEIMqeBP3nei-C7mkmHiRXLHy0VZ5zceD1_EFRlCOK1fE55tvDqlIhloQ9s6_DM9-C4o3TSWJZ7NTiIxg-D3kcLHOTQLMS8U=4AD8ED6",
+        "CF_ORIGIN_CA=v1.0-41be5eae7ea8b1f0fff2b340-3b48a6e5538e97221380bc0b8097cc9048c3d962e60ee6c0c3feda6b4e70ab15fbbfadc4d5a7d34f962e611b2d10d43292267905228e61ea96b4026788d4fc0efb6f401b0364d9d1c3",
+        "sk-or-v1-BCNSMSPIPHLQUJRZKNGWJEHOWMJANUSJDJHDTGIXBREJZEYOQMTVCEXTEZRJXTVC",
+        "sk-ant-api03-vTZZAQ2nbj0DcuEgEjuShTtGpVnd5ueDxbkahZcyBWNdvkYAh2Wl2MWRle7BykIr3nUOQnJYVVUbY7UzvFnyY7Ctk4fyAA",
+        "pcsk_FQnpjy_VexrkbfDGPxTWsl0fbS4t4okZ9soPsyagY2d0CuGcY8iri8HYjkorID6kyGPqj",
+        "MAILCHIMP_KEY=a8c78fb9b8e81f6b858abf27d74cbd7c-us21",
+        "TWILIO_API_KEY_SID=SK4ea30621e3581f3e9c5bb6f6ae72e04b",
+    ] {
+        add(format!("repeated {unit:.24}"), &|| repeat(unit, n));
+    }
+    // Candidates that never resolve.
+    for (head, body) in [
+        (
+            "-----BEGIN PRIVATE KEY-----\n",
+            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789+/",
+        ),
+        ("password=", "a"),
+        (
+            "Authorization: Bearer ",
+            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789",
+        ),
+    ] {
+        let name = format!("never resolving {:?}", &head[..head.len().min(14)]);
+        add(name, &|| [head.as_bytes(), &repeat(body, n)].concat());
+    }
+    let rates = inputs
+        .iter()
+        .map(|(name, text)| (run(name, text), name.clone()))
+        .collect();
+    summarise("inputs of tests/worst.rs", clean, rates);
+}
+
 /// WORST=<part of a name> runs only the matching inputs (for a profiler).
 fn wanted(name: &str) -> bool {
     std::env::var("WORST").map_or(true, |w| name.contains(&w))
@@ -137,6 +205,9 @@ fn main() {
     }
     if std::env::var("FUZZ").is_ok() {
         return fuzz_corpus();
+    }
+    if std::env::var("TESTS").is_ok() {
+        return worst_tests();
     }
     let n = 16 << 20;
     run("clean corpus", &corpus(n, None).0);
