@@ -626,21 +626,37 @@ fn repeat(
     let (before, ahead) = dense.reads(back);
     let probe = at.max(before + 2 * PERIOD + PERIOD_PROBE);
     let window = text.get(probe - PERIOD_PROBE..probe + PERIOD_PROBE)?;
-    // The window's first 8 bytes as a word, compared at each period before the whole
-    // window is (a load and a compare, not a call of `memcmp`, per period tried).
-    let word = |at: usize| u64::from_le_bytes(*text[at..].first_chunk().expect("8 bytes"));
-    let head = word(probe - PERIOD_PROBE);
-    let period = |d: usize| {
-        word(probe - PERIOD_PROBE - d) == head
-            && window == &text[probe - PERIOD_PROBE - d..probe + PERIOD_PROBE - d]
+    let start = probe - PERIOD_PROBE;
+    let period = |d: usize| window == &text[start - d..probe + PERIOD_PROBE - d];
+    let d = match Some(hint).filter(|&d| (1..=PERIOD).contains(&d) && period(d)) {
+        Some(d) => d,
+        None => {
+            // Where the window's first 8 bytes occur up to `PERIOD` bytes before it
+            // (a SIMD search; a compare at each distance cost 130 ns a block), the
+            // nearest first.
+            let head = &window[..8];
+            let before_it = &text[start - PERIOD..start + 7];
+            let finder = memchr::memmem::Finder::new(head);
+            // Overlapping ones too (`find_iter` skips them).
+            let (mut found, mut from) = (Vec::new(), 0);
+            while let Some(j) = finder.find(&before_it[from..]) {
+                found.push(from + j);
+                from += j + 1;
+            }
+            found
+                .iter()
+                .rev()
+                .map(|&j| start - (start - PERIOD + j))
+                .find(|&d| period(d))?
+        }
     };
-    let d = Some(hint)
-        .filter(|&d| (1..=PERIOD).contains(&d) && period(d))
-        .or_else(|| (1..=PERIOD).find(|&d| period(d)))?;
     // Hits of the first period (signatures in `m - d..m`) read from `from` on.
     let m = (at + d).max(before + d);
     let from = m - d - before;
     let limit = (to + ahead).min(text.len());
+    if from + d >= limit {
+        return None;
+    }
     let end = from + d + same_run(&text[from + d..limit], &text[from..limit - d]);
     let skip_to = end.checked_sub(ahead)?.min(to);
     (skip_to > m).then_some((d, m, skip_to, end))
@@ -1584,7 +1600,7 @@ fn sort_by_start(hits: &mut [Hit]) {
 pub(crate) const KILL_READS: usize = 128;
 
 /// The longest period a dense block's text is tried for (see [`Prefilter::dense_block`]).
-const PERIOD: usize = 256;
+const PERIOD: usize = 1024;
 
 /// Bytes compared to find a dense block's period.
 const PERIOD_PROBE: usize = 64;
@@ -1627,11 +1643,12 @@ impl Prefilter {
             return part((at, to), hits);
         };
         let (before, ahead) = dense.reads(back);
-        // Where the text stops repeating at `end`, the first place from which a
-        // period can be found again: the bytes a hit reads before it, and the window
-        // `repeat` compares one period back, lie past `end`. It may lie in the next
-        // block, which reads up to it first.
-        let again = |end: usize| end + 1 + before.max(PERIOD + PERIOD_PROBE);
+        // Where the text stops repeating at `end` with the period `d`, the first place
+        // from which that period can be found again past an edit of up to `d` bytes:
+        // the bytes a hit reads before it, and the window `repeat` compares one
+        // period back, lie past the edit. It may lie in the next block, which reads
+        // up to it first.
+        let again = |end: usize, d: usize| end + d + before.max(d + PERIOD_PROBE);
         let (mut at, mut found) = (at, 0);
         if period.again > at {
             let next = period.again.min(to);
@@ -1651,7 +1668,7 @@ impl Prefilter {
                 if skip_to == to {
                     return found;
                 }
-                period.again = again(period.end);
+                period.again = again(period.end, d);
                 at = period.again.min(to);
                 found += part((skip_to, at), hits);
             }
@@ -1674,7 +1691,7 @@ impl Prefilter {
                 return found;
             }
             period.d = 0;
-            period.again = again(end);
+            period.again = again(end, d);
             at = period.again.min(to);
             found += part((skip_to, at), hits);
         }
@@ -2158,8 +2175,9 @@ mod tests {
         );
     }
 
-    /// A repeating block's period is found up to 256 bytes (a `curl` line of 67 bytes
-    /// printed again and again was read hit by hit when it stopped at 64), and the
+    /// A repeating block's period is found up to 1,024 bytes (a `curl` line of 67
+    /// bytes printed again and again was read hit by hit when it stopped at 64, a
+    /// trace's events of 522 bytes when it stopped at 256), the nearest one, and the
     /// stretch skipped reaches the block's end (the text repeats well past it).
     #[test]
     fn periods_are_found_up_to_their_most() {
@@ -2175,7 +2193,7 @@ mod tests {
                 })
                 .collect()
         };
-        for len in [1, 7, 64, 67, 162, 200, 256, 257] {
+        for len in [1, 7, 64, 67, 162, 200, 256, 257, 522, 1024, 1025] {
             let text = unit(len).repeat(12 * BLOCK / len);
             let (at, to) = (4 * BLOCK, 5 * BLOCK);
             let found = repeat(&text, 77, dense, (at, to), 0);
@@ -2184,7 +2202,7 @@ mod tests {
             if len > 3 {
                 assert_eq!(repeat(&text, 77, dense, (at, to), 3), found, "{len}");
             }
-            if len > 256 {
+            if len > PERIOD {
                 assert_eq!(found, None, "{len}");
                 continue;
             }
