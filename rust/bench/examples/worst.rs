@@ -261,6 +261,19 @@ fn main() {
             .collect();
         run(name, &text);
     }
+    // Runs of `a` (the keyword `AAAA` hits at every byte) of 150 to 250 bytes, each
+    // ended by a random byte: dense blocks with no period, where the first bytes of
+    // the window a period is looked for with occur at nearly every distance.
+    let mut x = 0x510E_527F_ADE6_82D1u64;
+    let mut text = Vec::with_capacity(n + 256);
+    while text.len() < n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        text.extend(std::iter::repeat_n(b'a', 150 + (x % 101) as usize));
+        text.push(b"bcdefgh0123456789 "[(x >> 8) as usize % 18]);
+    }
+    run("runs of a, no period", &text);
     // Ordinary text with a keyword every 16 to 31 bytes: as dense as hits get in
     // text that is not a storm (a log of `token=…` lines, JSON full of keys), where
     // either engine of the prefilter may be the cheaper.

@@ -630,25 +630,7 @@ fn repeat(
     let period = |d: usize| window == &text[start - d..probe + PERIOD_PROBE - d];
     let d = match Some(hint).filter(|&d| (1..=PERIOD).contains(&d) && period(d)) {
         Some(d) => d,
-        None => {
-            // Where the window's first 8 bytes occur up to `PERIOD` bytes before it
-            // (a SIMD search; a compare at each distance cost 130 ns a block), the
-            // nearest first.
-            let head = &window[..8];
-            let before_it = &text[start - PERIOD..start + 7];
-            let finder = memchr::memmem::Finder::new(head);
-            // Overlapping ones too (`find_iter` skips them).
-            let (mut found, mut from) = (Vec::new(), 0);
-            while let Some(j) = finder.find(&before_it[from..]) {
-                found.push(from + j);
-                from += j + 1;
-            }
-            found
-                .iter()
-                .rev()
-                .map(|&j| start - (start - PERIOD + j))
-                .find(|&d| period(d))?
-        }
+        None => nearest_period(text, start, &period)?,
     };
     // Hits of the first period (signatures in `m - d..m`) read from `from` on.
     let m = (at + d).max(before + d);
@@ -661,6 +643,44 @@ fn repeat(
     let skip_to = end.checked_sub(ahead)?.min(to);
     (skip_to > m).then_some((d, m, skip_to, end))
 }
+
+/// Where the 8 bytes of `text` from `start` occur up to [`PERIOD`] bytes before it, the
+/// nearest distance `d` that `period` accepts, trying at most [`PERIOD_TRIES`]. They
+/// are found by a SIMD search (a compare at each distance is a thousand loads in
+/// every block, where most blocks have no period); where they occur more than
+/// [`PERIOD_FOUND`] times (a run of one byte), by a compare at each distance,
+/// nearest first, which stops at the first tries (restarting the search at each
+/// occurrence, and comparing the window at each, cost ~100,000 instructions a block
+/// in runs of `a` with no period, a quarter more than reading them).
+fn nearest_period(text: &[u8], start: usize, period: &impl Fn(usize) -> bool) -> Option<usize> {
+    let head = &text[start..start + 8];
+    let before = &text[start - PERIOD..start + 7];
+    let finder = memchr::memmem::Finder::new(head);
+    // Overlapping occurrences too (`find_iter` skips them), in order.
+    let (mut found, mut n, mut from) = ([0usize; PERIOD_FOUND], 0, 0);
+    while let Some(j) = finder.find(&before[from..]) {
+        if n == PERIOD_FOUND {
+            let word = |at: usize| &text[at..at + 8];
+            return (1..=PERIOD)
+                .filter(|&d| word(start - d) == head)
+                .take(PERIOD_TRIES)
+                .find(|&d| period(d));
+        }
+        found[n] = from + j;
+        (n, from) = (n + 1, from + j + 1);
+    }
+    found[..n]
+        .iter()
+        .rev()
+        .map(|&j| PERIOD - j)
+        .take(PERIOD_TRIES)
+        .find(|&d| period(d))
+}
+
+/// The most occurrences of a window's first bytes [`nearest_period`] collects, and the
+/// most distances it compares the window at.
+const PERIOD_FOUND: usize = 64;
+const PERIOD_TRIES: usize = 32;
 
 /// The period a dense block's text repeats with (see [`Prefilter::dense_block`]),
 /// carried to the next block with the hits of one period: where the text goes on
@@ -1674,8 +1694,16 @@ impl Prefilter {
             }
             period.d = 0;
         }
+        // A period is looked for twice a block at most: text made of short stretches
+        // that repeat (runs of one byte, each ended by another) cost more in the
+        // searches and the pieces read between them than read in one piece.
+        let mut tries = 2;
         while at < to {
-            let Some((d, m, skip_to, end)) = repeat(hay, back, dense, (at, to), period.hint) else {
+            let found_period = (tries > 0)
+                .then(|| repeat(hay, back, dense, (at, to), period.hint))
+                .flatten();
+            tries -= 1;
+            let Some((d, m, skip_to, end)) = found_period else {
                 return found + part((at, to), hits);
             };
             // Up to the last period before `m` as usual; that period on its own.
@@ -2214,6 +2242,29 @@ mod tests {
         }
     }
 
+    /// In runs of one byte, where the window's first bytes occur at nearly every
+    /// distance, a window that recurs only every `d0` bytes (a `c` every `d0`, `a`
+    /// between) is found when `d0` is among the first `PERIOD_TRIES` distances tried,
+    /// and not after them: the tries are bounded.
+    #[test]
+    fn periods_in_runs_are_tried_a_bounded_number_of_times() {
+        let start = 1500;
+        for d0 in 20..60 {
+            let mut text = vec![b'a'; 3000];
+            for at in ((start + 10) % d0..3000).step_by(d0) {
+                text[at] = b'c';
+            }
+            let window = &text[start..start + 2 * PERIOD_PROBE];
+            let period = |d: usize| window == &text[start - d..start - d + 2 * PERIOD_PROBE];
+            // Distances whose 8 bytes hold the first `c` are not tried.
+            let tried = (1..=d0)
+                .filter(|&d| !(d0 - 10..d0 - 2).contains(&d))
+                .count();
+            let want = (tried <= PERIOD_TRIES).then_some(d0);
+            assert_eq!(nearest_period(&text, start, &period), want, "{d0}");
+        }
+    }
+
     /// A Teddy block is dense by its stops, not by the keywords they verify: a Docker
     /// token is one keyword but two signatures (`pat_` of `shpat_`, `ckr_` of
     /// `dckr_pat_`), so tokens back to back (one per 35 bytes) go to the DFA, and
@@ -2289,6 +2340,33 @@ mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// The period looked for from `start` is the nearest distance, among the
+        /// nearest `PERIOD_TRIES` at which the window's first 8 bytes occur, at which
+        /// the window recurs, as a compare at every distance finds: on text of a few
+        /// letters (runs of one, short periods, periods broken by an edit) whether the
+        /// search or the compare at each distance takes it.
+        #[test]
+        fn nearest_periods_are_those_of_every_distance(
+            unit in "[ab]{1,40}",
+            noise in proptest::collection::vec((0usize..3000, b'a'..=b'c'), 0..40),
+            run in 0usize..2000,
+        ) {
+            let mut text = unit.repeat(3000 / unit.len() + 1).into_bytes();
+            text.truncate(3000);
+            text[..run].fill(b'a');
+            for (at, b) in noise {
+                text[at] = b;
+            }
+            let start = 1500;
+            let window = &text[start..start + 2 * PERIOD_PROBE];
+            let period = |d: usize| window == &text[start - d..start - d + 2 * PERIOD_PROBE];
+            let want = (1..=PERIOD)
+                .filter(|&d| text[start - d..start - d + 8] == text[start..start + 8])
+                .take(PERIOD_TRIES)
+                .find(|&d| period(d));
+            prop_assert_eq!(nearest_period(&text, start, &period), want);
+        }
 
         /// The reversed-prefix trie and the walk's table answer as brute force does.
         #[test]
