@@ -1694,9 +1694,9 @@ impl Prefilter {
             }
             period.d = 0;
         }
-        // A period is looked for twice a block at most: text made of short stretches
-        // that repeat (runs of one byte, each ended by another) cost more in the
-        // searches and the pieces read between them than read in one piece.
+        // A period is looked for twice a block at most (once more after a break):
+        // a block of many short stretches that repeat would otherwise be searched,
+        // and read in small pieces between them, as many times as it has stretches.
         let mut tries = 2;
         while at < to {
             let found_period = (tries > 0)
