@@ -8,6 +8,11 @@ use std::time::Instant;
 use scrubline_bench::corpus;
 use scrubline_core::{RuleSet, Scrubber};
 
+/// The inputs of the core's `tests/worst.rs`, from the file that test reads them from.
+#[path = "../../core/tests/common/worst_inputs.rs"]
+mod worst_inputs;
+use worst_inputs::*;
+
 fn run(name: &str, text: &[u8]) -> f64 {
     if !wanted(name) {
         return 0.0;
@@ -135,51 +140,23 @@ fn worst_tests() {
             inputs.push((name, text()));
         }
     };
-    // Prefix storms and storms of a token's own characters.
-    for unit in [
-        "ghp_",
-        "sk-",
-        "xoxb-",
-        "AKIA",
-        "Q~",
-        "-us",
-        "://a:",
-        "sk-ant-api03-",
-        "glpat-",
-        "eyJ",
-    ] {
+    for unit in PREFIX_STORMS
+        .into_iter()
+        .chain(TOKEN_STORMS.map(|(unit, _)| unit))
+    {
         add(format!("storm {unit:?}"), &|| repeat(unit, n));
     }
-    let mut unit = "eyJ-".repeat(2000);
-    unit.push('!');
+    let unit = overlapping_long_candidates();
     add("eyJ- x2000 + !".into(), &|| repeat(&unit, n));
-    // Near misses, tokens run together, keys run into their names.
-    for unit in [
-        "npm_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM ",
-        "npm_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5x ",
-        "AWS_BEARER_TOKEN_BEDROCK=ABSKfKUNdLw+9fZlH/j4DseUWTAolp3OvGZpseAa9LgkmcinCrPqejuYCd8NBt+2dml8fU9sRCPTipT0tbebVuIZqo560YNJ/W/k0ejaSTH3qUi+9oyX516wDVmZbIrMxF16Axc8=",
-        "JIRA_API=ATATT3VzexiUlQsJvz3J29zHeR8oMSTt-5mkw20U7hHQJEpVcXlewpyHbs9Udem_otCJ5q08clPiiS96hkUN3N_8TEIMqeBP3nei-C7mkmHiRXLHy0VZ5zceD1_EFRlCOK1fE55tvDqlIhloQ9s6_DM9-C4o3TSWJZ7NTiIxg-D3kcLHOTQLMS8U=4AD8ED6",
-        "CF_ORIGIN_CA=v1.0-41be5eae7ea8b1f0fff2b340-3b48a6e5538e97221380bc0b8097cc9048c3d962e60ee6c0c3feda6b4e70ab15fbbfadc4d5a7d34f962e611b2d10d43292267905228e61ea96b4026788d4fc0efb6f401b0364d9d1c3",
-        "sk-or-v1-BCNSMSPIPHLQUJRZKNGWJEHOWMJANUSJDJHDTGIXBREJZEYOQMTVCEXTEZRJXTVC",
-        "sk-ant-api03-vTZZAQ2nbj0DcuEgEjuShTtGpVnd5ueDxbkahZcyBWNdvkYAh2Wl2MWRle7BykIr3nUOQnJYVVUbY7UzvFnyY7Ctk4fyAA",
-        "pcsk_FQnpjy_VexrkbfDGPxTWsl0fbS4t4okZ9soPsyagY2d0CuGcY8iri8HYjkorID6kyGPqj",
-        "MAILCHIMP_KEY=a8c78fb9b8e81f6b858abf27d74cbd7c-us21",
-        "TWILIO_API_KEY_SID=SK4ea30621e3581f3e9c5bb6f6ae72e04b",
-    ] {
+    for unit in NEAR_MISS_TOKENS
+        .into_iter()
+        .chain(LONG_TOKENS_RUN_TOGETHER)
+        .chain(REPEATING_TOKENS_RUN_TOGETHER)
+        .chain(KEYS_RUN_INTO_NAMES)
+    {
         add(format!("repeated {unit:.24}"), &|| repeat(unit, n));
     }
-    // Candidates that never resolve.
-    for (head, body) in [
-        (
-            "-----BEGIN PRIVATE KEY-----\n",
-            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789+/",
-        ),
-        ("password=", "a"),
-        (
-            "Authorization: Bearer ",
-            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789",
-        ),
-    ] {
+    for (head, body, _) in NEVER_RESOLVING {
         let name = format!("never resolving {:?}", &head[..head.len().min(14)]);
         add(name, &|| [head.as_bytes(), &repeat(body, n)].concat());
     }

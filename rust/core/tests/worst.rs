@@ -1,9 +1,13 @@
 //! Adversarial inputs (the scrubber): each test states its bound. Time is
 //! bounded through `Scrubber::work` (keyword hits examined plus bytes fed to candidate
 //! DFAs), memory through `Scrubber::held`; no clocks. The throughput of the same inputs
-//! is measured by `cargo run --release -p scrubline-bench --example worst`.
+//! is measured by `TESTS=1 cargo run --release -p scrubline-bench --example worst`.
 
 use scrubline_core::{RuleSet, Scrubber};
+
+#[path = "common/worst_inputs.rs"]
+mod worst_inputs;
+use worst_inputs::*;
 
 const N: usize = 1 << 20;
 
@@ -37,16 +41,7 @@ fn repeat(unit: &str, size: usize) -> Vec<u8> {
 /// text comes out unchanged (none of them is a credential).
 #[test]
 fn prefix_storms_are_linear_and_left_alone() {
-    for unit in [
-        "ghp_",
-        "sk-",
-        "xoxb-",
-        "AKIA",
-        "Q~",
-        "-us",
-        "://a:",
-        "sk-ant-api03-",
-    ] {
+    for unit in PREFIX_STORMS {
         let text = repeat(unit, N);
         let r = run(&text, 4096);
         assert!(
@@ -63,10 +58,7 @@ fn prefix_storms_are_linear_and_left_alone() {
 /// one token that outgrows its rule: redacted once, the rest swallowed, memory bounded.
 #[test]
 fn storms_of_token_characters_are_one_overflow() {
-    for (unit, expect) in [
-        ("glpat-", "[REDACTED:gitlab-pat]"),
-        ("eyJ", "[REDACTED:jwt]"),
-    ] {
+    for (unit, expect) in TOKEN_STORMS {
         let text = repeat(unit, N);
         let r = run(&text, 4096);
         assert_eq!(String::from_utf8_lossy(&r.out), expect, "{unit:?}");
@@ -81,9 +73,7 @@ fn storms_of_token_characters_are_one_overflow() {
 /// of the one before), and the text left alone.
 #[test]
 fn overlapping_long_candidates_are_linear() {
-    let mut unit = "eyJ-".repeat(2000);
-    unit.push('!');
-    let text = repeat(&unit, N);
+    let text = repeat(&overlapping_long_candidates(), N);
     for chunk in [4096, 65536] {
         let r = run(&text, chunk);
         assert_eq!(r.out, text, "output changed in {chunk}-byte chunks");
@@ -96,9 +86,7 @@ fn overlapping_long_candidates_are_linear() {
 #[test]
 fn near_miss_tokens_are_left_alone() {
     // npm tokens are exactly 36 after the prefix (GitHub's are accepted from 36 to 255).
-    let short = "npm_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM ";
-    let long = "npm_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5x ";
-    for unit in [short, long] {
+    for unit in NEAR_MISS_TOKENS {
         let text = repeat(unit, N);
         let r = run(&text, 1000);
         assert_eq!(r.out, text);
@@ -113,14 +101,7 @@ fn near_miss_tokens_are_left_alone() {
 /// and left alone.
 #[test]
 fn long_tokens_run_together_are_judged_once() {
-    left_alone_within(
-        &[
-            "AWS_BEARER_TOKEN_BEDROCK=ABSKfKUNdLw+9fZlH/j4DseUWTAolp3OvGZpseAa9LgkmcinCrPqejuYCd8NBt+2dml8fU9sRCPTipT0tbebVuIZqo560YNJ/W/k0ejaSTH3qUi+9oyX516wDVmZbIrMxF16Axc8=",
-            "JIRA_API=ATATT3VzexiUlQsJvz3J29zHeR8oMSTt-5mkw20U7hHQJEpVcXlewpyHbs9Udem_otCJ5q08clPiiS96hkUN3N_8TEIMqeBP3nei-C7mkmHiRXLHy0VZ5zceD1_EFRlCOK1fE55tvDqlIhloQ9s6_DM9-C4o3TSWJZ7NTiIxg-D3kcLHOTQLMS8U=4AD8ED6",
-            "CF_ORIGIN_CA=v1.0-41be5eae7ea8b1f0fff2b340-3b48a6e5538e97221380bc0b8097cc9048c3d962e60ee6c0c3feda6b4e70ab15fbbfadc4d5a7d34f962e611b2d10d43292267905228e61ea96b4026788d4fc0efb6f401b0364d9d1c3",
-        ],
-        N as u64 / 4,
-    );
+    left_alone_within(&LONG_TOKENS_RUN_TOGETHER, N as u64 / 4);
 }
 
 /// Tokens of 70 to 110 bytes printed back to back (each runs on into the next copy, so
@@ -130,14 +111,7 @@ fn long_tokens_run_together_are_judged_once() {
 /// counted (work per MiB: 43,210 before for the first, 189-194 now).
 #[test]
 fn repeating_tokens_run_together_are_counted() {
-    left_alone_within(
-        &[
-            "sk-or-v1-BCNSMSPIPHLQUJRZKNGWJEHOWMJANUSJDJHDTGIXBREJZEYOQMTVCEXTEZRJXTVC",
-            "sk-ant-api03-vTZZAQ2nbj0DcuEgEjuShTtGpVnd5ueDxbkahZcyBWNdvkYAh2Wl2MWRle7BykIr3nUOQnJYVVUbY7UzvFnyY7Ctk4fyAA",
-            "pcsk_FQnpjy_VexrkbfDGPxTWsl0fbS4t4okZ9soPsyagY2d0CuGcY8iri8HYjkorID6kyGPqj",
-        ],
-        N as u64 / 256,
-    );
+    left_alone_within(&REPEATING_TOKENS_RUN_TOGETHER, N as u64 / 256);
 }
 
 /// Each of `units` repeated to [`N`] bytes, fed in 64 KiB chunks: the output is the
@@ -160,33 +134,14 @@ fn left_alone_within(units: &[&str], most: u64) {
 #[test]
 fn keys_run_into_their_names_are_dropped_where_found() {
     // A unit of work a hit before (~20,000); ~200-900 now.
-    left_alone_within(
-        &[
-            "MAILCHIMP_KEY=a8c78fb9b8e81f6b858abf27d74cbd7c-us21",
-            "TWILIO_API_KEY_SID=SK4ea30621e3581f3e9c5bb6f6ae72e04b",
-        ],
-        N as u64 / 256,
-    );
+    left_alone_within(&KEYS_RUN_INTO_NAMES, N as u64 / 256);
 }
 
 /// Candidates that never resolve: memory stays bounded by the rule's cap, the span is
 /// redacted (never released), and the work is linear.
 #[test]
 fn never_resolving_candidates_are_capped_and_redacted() {
-    let cases: [(&str, &str, &str); 3] = [
-        (
-            "-----BEGIN PRIVATE KEY-----\n",
-            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789+/",
-            "[REDACTED:private-key-pem]",
-        ),
-        ("password=", "a", "password=[REDACTED:password-assignment]"),
-        (
-            "Authorization: Bearer ",
-            "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789",
-            "Authorization: Bearer [REDACTED:http-bearer]",
-        ),
-    ];
-    for (head, body, expect) in cases {
+    for (head, body, expect) in NEVER_RESOLVING {
         let mut text = head.as_bytes().to_vec();
         text.extend(repeat(body, 8 * N));
         let r = run(&text, 65536);

@@ -1,0 +1,71 @@
+//! The adversarial inputs of `tests/worst.rs`, each a unit repeated (or a head and a
+//! body repeated after it): the tests state their bounds, and the `worst` example of
+//! `scrubline-bench` (`TESTS=1`) measures the same inputs beside clean text.
+
+/// Prefix storms and near-misses: none of them is a credential.
+pub const PREFIX_STORMS: [&str; 8] = [
+    "ghp_",
+    "sk-",
+    "xoxb-",
+    "AKIA",
+    "Q~",
+    "-us",
+    "://a:",
+    "sk-ant-api03-",
+];
+
+/// Storms made only of a token's own characters, and what each scrubs to: one token
+/// that outgrows its rule.
+pub const TOKEN_STORMS: [(&str, &str); 2] = [
+    ("glpat-", "[REDACTED:gitlab-pat]"),
+    ("eyJ", "[REDACTED:jwt]"),
+];
+
+/// `eyJ-` 2,000 times then `!`: each `eyJ` a JWT candidate alive to the `!`.
+pub fn overlapping_long_candidates() -> String {
+    let mut unit = "eyJ-".repeat(2000);
+    unit.push('!');
+    unit
+}
+
+/// npm tokens one character short and one long (they are exactly 36 after the prefix).
+pub const NEAR_MISS_TOKENS: [&str; 2] = [
+    "npm_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM ",
+    "npm_aB3dE5gH7jK9mN1pQ3sT5vX7zA9cE1gI3kM5x ",
+];
+
+/// Tokens of 130 to 250 bytes, each run into its next copy.
+pub const LONG_TOKENS_RUN_TOGETHER: [&str; 3] = [
+    "AWS_BEARER_TOKEN_BEDROCK=ABSKfKUNdLw+9fZlH/j4DseUWTAolp3OvGZpseAa9LgkmcinCrPqejuYCd8NBt+2dml8fU9sRCPTipT0tbebVuIZqo560YNJ/W/k0ejaSTH3qUi+9oyX516wDVmZbIrMxF16Axc8=",
+    "JIRA_API=ATATT3VzexiUlQsJvz3J29zHeR8oMSTt-5mkw20U7hHQJEpVcXlewpyHbs9Udem_otCJ5q08clPiiS96hkUN3N_8TEIMqeBP3nei-C7mkmHiRXLHy0VZ5zceD1_EFRlCOK1fE55tvDqlIhloQ9s6_DM9-C4o3TSWJZ7NTiIxg-D3kcLHOTQLMS8U=4AD8ED6",
+    "CF_ORIGIN_CA=v1.0-41be5eae7ea8b1f0fff2b340-3b48a6e5538e97221380bc0b8097cc9048c3d962e60ee6c0c3feda6b4e70ab15fbbfadc4d5a7d34f962e611b2d10d43292267905228e61ea96b4026788d4fc0efb6f401b0364d9d1c3",
+];
+
+/// Tokens of 70 to 110 bytes, each run into its next copy, with a hit or three a copy.
+pub const REPEATING_TOKENS_RUN_TOGETHER: [&str; 3] = [
+    "sk-or-v1-BCNSMSPIPHLQUJRZKNGWJEHOWMJANUSJDJHDTGIXBREJZEYOQMTVCEXTEZRJXTVC",
+    "sk-ant-api03-vTZZAQ2nbj0DcuEgEjuShTtGpVnd5ueDxbkahZcyBWNdvkYAh2Wl2MWRle7BykIr3nUOQnJYVVUbY7UzvFnyY7Ctk4fyAA",
+    "pcsk_FQnpjy_VexrkbfDGPxTWsl0fbS4t4okZ9soPsyagY2d0CuGcY8iri8HYjkorID6kyGPqj",
+];
+
+/// Keys printed back to back with their names, the next name run into each one.
+pub const KEYS_RUN_INTO_NAMES: [&str; 2] = [
+    "MAILCHIMP_KEY=a8c78fb9b8e81f6b858abf27d74cbd7c-us21",
+    "TWILIO_API_KEY_SID=SK4ea30621e3581f3e9c5bb6f6ae72e04b",
+];
+
+/// Candidates that never resolve: a head, a body repeated after it, and what the
+/// whole scrubs to.
+pub const NEVER_RESOLVING: [(&str, &str, &str); 3] = [
+    (
+        "-----BEGIN PRIVATE KEY-----\n",
+        "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789+/",
+        "[REDACTED:private-key-pem]",
+    ),
+    ("password=", "a", "password=[REDACTED:password-assignment]"),
+    (
+        "Authorization: Bearer ",
+        "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789",
+        "Authorization: Bearer [REDACTED:http-bearer]",
+    ),
+];
