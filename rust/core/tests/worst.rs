@@ -68,16 +68,17 @@ fn storms_of_token_characters_are_one_overflow() {
 }
 
 /// Candidates of one rule that live long and overlap (`eyJ-eyJ-…` 2,000 times, then
-/// `!`: each `eyJ` is a JWT candidate alive to the `!`): linear work, not one pass per
-/// candidate over the whole run (1,000 units per byte before candidates joined the path
-/// of the one before), and the text left alone.
+/// `!`: each `eyJ` is a JWT candidate alive to the `!`): not one pass per candidate
+/// over the whole run (1,000 units per byte before candidates joined the path of the
+/// one before), nor a candidate per hit (2.5 units a byte before they followed the
+/// first: now 0.05 in 64 KiB chunks, 0.23 in 4 KiB ones), and the text left alone.
 #[test]
 fn overlapping_long_candidates_are_linear() {
     let text = repeat(&overlapping_long_candidates(), N);
     for chunk in [4096, 65536] {
         let r = run(&text, chunk);
         assert_eq!(r.out, text, "output changed in {chunk}-byte chunks");
-        assert!(r.work <= 16 * N as u64, "work {} for {N} bytes", r.work);
+        assert!(r.work <= N as u64 / 2, "work {} for {N} bytes", r.work);
     }
     assert_eq!(run(&text[..1 << 16], 7).out, &text[..1 << 16]);
 }

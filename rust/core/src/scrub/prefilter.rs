@@ -496,14 +496,16 @@ impl Dense {
         }
     }
 
+    /// The most bytes past a hit's start its gate reads.
+    fn gate_reads(&self) -> usize {
+        (self.longest + AHEAD).max(8)
+    }
+
     /// The most bytes a hit's gate and [`Kill`] read before its signature, given its
     /// gate's `back`, and from its start on (see [`repeat`]).
     fn reads(&self, back: usize) -> (usize, usize) {
         // A hit's signature lies at most a keyword length past its start.
-        (
-            back + self.longest,
-            KILL_READS.max(self.longest + AHEAD).max(8),
-        )
+        (back + self.longest, KILL_READS.max(self.gate_reads()))
     }
 
     /// Append the hits of `lower` whose signature starts in `at..to`, found by `walk`
@@ -706,20 +708,79 @@ pub(crate) struct Period {
 impl Period {
     /// Append the copies of the period's hits whose signatures start in `lo..hi`
     /// (past the period itself), `offsets` the keywords' signature offsets; returns
-    /// how many hits were found there, reported or not, by the period's count.
-    fn copy(&self, offsets: &[u32], (lo, hi): (usize, usize), hits: &mut Vec<Hit>) -> usize {
+    /// how many hits were found there, reported or not, by the period's count. Where
+    /// a stretch holds [`RUN_MIN`] periods or more, the copies of a hit of a pattern
+    /// `runs` marks are reported as one [`Run`] instead.
+    fn copy(
+        &self,
+        offsets: &[u32],
+        (lo, hi): (usize, usize),
+        hits: &mut Vec<Hit>,
+        runs: &mut Runs,
+    ) -> usize {
         let d = self.d;
         if !self.hits.is_empty() {
-            for r in ((lo - self.first) / d).max(1)..=(hi - 1 - self.first) / d {
+            let as_runs = !runs.runnable.is_empty() && hi - lo >= RUN_MIN * d;
+            let runnable = |k: u32| as_runs && runs.runnable[k as usize];
+            let every = self.hits.iter().all(|&(k, _)| runnable(k));
+            for r in (((lo - self.first) / d).max(1)..=(hi - 1 - self.first) / d).filter(|_| !every)
+            {
                 for &(k, h) in &self.hits {
                     let (h, sig) = (h + r * d, h + r * d + offsets[k as usize] as usize);
-                    if (lo..hi).contains(&sig) {
+                    if (lo..hi).contains(&sig) && !runnable(k) {
                         hits.push((k, h));
                     }
                 }
             }
+            for &(k, h) in self.hits.iter().filter(|&&(k, _)| runnable(k)) {
+                // The rounds `r >= 1` whose copy's signature starts in `lo..hi`.
+                let sig = h + offsets[k as usize] as usize;
+                if hi <= sig {
+                    continue;
+                }
+                let first = lo.saturating_sub(sig).div_ceil(d).max(1);
+                let last = (hi - 1 - sig) / d;
+                if last >= first {
+                    runs.runs.push(Run {
+                        k,
+                        at: h + first * d,
+                        d,
+                        n: last - first + 1,
+                    });
+                }
+            }
         }
         self.found * (hi - lo) / d
+    }
+}
+
+/// The copies of one hit of a period reported at once (see [`Period::copy`]): the
+/// pattern `k` at `at`, `at + d`, … (`n` of them; offsets as the hits').
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Run {
+    pub(crate) k: u32,
+    pub(crate) at: usize,
+    pub(crate) d: usize,
+    pub(crate) n: usize,
+}
+
+/// The periods a stretch must hold for its copies to be reported as runs.
+const RUN_MIN: usize = 4;
+
+/// Where a dense block's copies go as [`Run`]s.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Runs {
+    /// Per pattern: whether its copies may be reported as runs (none when empty: the
+    /// caller wants every hit).
+    pub(crate) runnable: Vec<bool>,
+    pub(crate) runs: Vec<Run>,
+}
+
+impl Runs {
+    /// The hits of the runs, in no particular order (tests).
+    #[cfg(test)]
+    pub(crate) fn hits(&self) -> impl Iterator<Item = Hit> + '_ {
+        (self.runs.iter()).flat_map(|r| (0..r.n).map(move |i| (r.k, r.at + i * r.d)))
     }
 }
 
@@ -933,6 +994,8 @@ pub(crate) struct Scratch {
     short: Vec<Hit>,
     /// The period carried from block to block (see [`Prefilter::dense_block`]).
     period: Period,
+    /// The copies reported as runs, when the caller wants them.
+    pub(crate) runs: Runs,
 }
 
 /// Below this many bytes, one automaton pass beats the setup of several SIMD searches
@@ -1327,7 +1390,8 @@ impl Prefilter {
         let span = (text, &lower[..]);
         let space = (&mut hits, &mut Default::default(), &mut Vec::new());
         let block = (at, text.len());
-        self.dense_block(dense, span, gates, block, space, &mut Period::default());
+        let carry = (&mut Period::default(), &mut Runs::default());
+        self.dense_block(dense, span, gates, block, space, carry);
         hits.sort_unstable_by_key(|&(k, h)| (h, k));
         hits
     }
@@ -1414,7 +1478,9 @@ impl Prefilter {
             chains,
             short,
             period,
+            runs,
         } = scratch;
+        runs.runs.clear();
         // Offsets in a period carried are the last slice's.
         *period = Period {
             hint: period.hint,
@@ -1478,7 +1544,8 @@ impl Prefilter {
                             .map(|gates| Gating { gates, kill });
                         let space = (&mut *hits, &mut *chains, &mut *short);
                         let block = (at, to);
-                        found = Some(self.dense_block(dense, text, gates, block, space, period));
+                        let carry = (&mut *period, &mut *runs);
+                        found = Some(self.dense_block(dense, text, gates, block, space, carry));
                         // Its parts may interleave where one ends (see `dense_block`).
                         sort_by_start(&mut hits[before..]);
                     } else {
@@ -1516,7 +1583,8 @@ impl Prefilter {
                                 && repeats(hay, dense, gated, (at, to), period))
                     };
                     at = to;
-                    if hits.len() - first >= most && at < hay.len() {
+                    // A run counts as one hit: it costs the stream one candidate.
+                    if hits.len() - first + runs.runs.len() >= most && at < hay.len() {
                         stopped = Some(at);
                         break;
                     }
@@ -1648,7 +1716,7 @@ impl Prefilter {
         gates: Option<Gating<'_>>,
         (at, to): (usize, usize),
         (hits, chains, short): (&mut Vec<Hit>, &mut Chains, &mut Vec<Hit>),
-        period: &mut Period,
+        (period, runs): (&mut Period, &mut Runs),
     ) -> usize {
         let mut part = |(a, b): (usize, usize), hits: &mut Vec<Hit>| {
             if a >= b {
@@ -1682,9 +1750,18 @@ impl Prefilter {
             if end < limit {
                 period.end = end + same_run(&hay[end..limit], &hay[end - d..limit - d]);
             }
+            // A period whose every hit was reported, each copied as a run, copies up
+            // to the bytes the gates read past a hit: a copy whose kill would read past
+            // the stretch goes to the stream with the rest (it is a candidate like
+            // them; the stream decides the run's followers as one), and the hits
+            // before a break are not read (in `eyJ-eyJ-…!`, the last 128 bytes).
+            let every = !period.hits.is_empty()
+                && period.found == period.hits.len()
+                && (period.hits.iter()).all(|&(k, _)| runs.runnable.get(k as usize) == Some(&true));
+            let ahead = if every { dense.gate_reads() } else { ahead };
             let skip_to = period.end.saturating_sub(ahead).min(to);
             if skip_to > at {
-                found += period.copy(&dense.offsets, (at, skip_to), hits);
+                found += period.copy(&dense.offsets, (at, skip_to), hits, runs);
                 if skip_to == to {
                     return found;
                 }
@@ -1714,7 +1791,7 @@ impl Prefilter {
             period.hits.extend_from_slice(&hits[kept..]);
             (period.d, period.first, period.found, period.end) = (d, m - d, one, end);
             period.hint = d;
-            found += one + period.copy(&dense.offsets, (m, skip_to), hits);
+            found += one + period.copy(&dense.offsets, (m, skip_to), hits, runs);
             if skip_to == to {
                 return found;
             }

@@ -995,6 +995,86 @@ mod tests {
         }
     }
 
+    /// Where a caller takes the copies of a period's hits as runs (the stream, for the
+    /// rules whose candidates have followers), a dense block reports each hit its gate
+    /// opens and a judgement that reads up to 128 bytes past it keeps (from the third
+    /// block on, as asked afresh), and no hit its gate shuts; as runs, nearly all of
+    /// them. Copies whose judgement would read past where the text stops repeating
+    /// (within 128 bytes of each `!`) go in runs too, when every hit of the period
+    /// does: the stream takes them as it takes the others, and they are not judged
+    /// (1,124 judgements in 256 KiB of JWT candidates, where 1,892 read them).
+    #[test]
+    fn copies_go_as_runs_of_the_hits_gates_open() {
+        let set = RuleSet::builtin();
+        let pre = &set.prefilter;
+        let asked = std::cell::Cell::new(0usize);
+        let judge = |_: u32, text: &[u8], at: usize, _: Option<usize>| {
+            asked.set(asked.get() + 1);
+            text[at..text.len().min(at + KILL_READS)].contains(&b'!')
+        };
+        let block = crate::scrub::prefilter::BLOCK;
+        let jwts = format!("{}!", "eyJ-".repeat(2_000));
+        for unit in [&jwts[..], CREDENTIAL_LINES[2], CREDENTIAL_LINES[1]] {
+            for edits in [&[][..], &[20_000, 41_000][..]] {
+                let mut text = unit.repeat(256 * 1024 / unit.len()).into_bytes();
+                for &at in edits {
+                    text[at..at + 4].copy_from_slice(b"ZZ!Z");
+                }
+                let mut scratch = crate::scrub::prefilter::Scratch::default();
+                scratch.runs.runnable = vec![true; set.keyword_rule.len()];
+                let (mut hits, mut dense) = (Vec::new(), false);
+                let kill: Kill<'_> = &judge;
+                asked.set(0);
+                pre.find_gated(
+                    &text,
+                    &mut scratch,
+                    &mut hits,
+                    &mut dense,
+                    (true, Some(kill), usize::MAX),
+                );
+                let judged = asked.get();
+                let in_runs = scratch.runs.hits().count();
+                hits.extend(scratch.runs.hits());
+                hits.sort_unstable_by_key(|&(k, h)| (h, k));
+                let from = 2 * block;
+                hits.retain(|&(_, at)| at >= from);
+                let mut kept = opened_hits(pre, &text, from, Some(&judge));
+                let mut opened = opened_hits(pre, &text, from, None);
+                kept.retain(|&(_, at)| at >= from);
+                opened.retain(|&(_, at)| at >= from);
+                let name = &unit[..12];
+                assert!(
+                    kept.iter().all(|h| hits
+                        .binary_search_by_key(&(h.1, h.0), |&(k, at)| (at, k))
+                        .is_ok()),
+                    "{name}: a hit kept is missing"
+                );
+                assert!(
+                    hits.iter().all(|h| opened
+                        .binary_search_by_key(&(h.1, h.0), |&(k, at)| (at, k))
+                        .is_ok()),
+                    "{name}: a hit shut is reported"
+                );
+                assert!(hits.len() >= kept.len());
+                // Only the periods with a hit reported run: a password line's is
+                // dropped by its gate (a placeholder), the period's hits judged dead.
+                // Each stretch of JWT candidates: the hits after the `!` up to where
+                // the period is found again, and a period (~35); not the 32 before it.
+                let stretches = text.len() / unit.len() + edits.len();
+                if unit == jwts {
+                    assert!(judged <= 40 * stretches, "{judged} judged");
+                }
+                if unit != CREDENTIAL_LINES[1] {
+                    assert!(
+                        10 * in_runs >= 9 * hits.len(),
+                        "{name}: {in_runs} of {} in runs",
+                        hits.len()
+                    );
+                }
+            }
+        }
+    }
+
     /// A token printed again and again, each copy run into the next (no key: the next
     /// copy's bytes continue it), has three keyword hits every 73 bytes (`sk-`,
     /// `sk-or-v1-`, and `csk-` after a copy, which ends in `C`) but one signature:

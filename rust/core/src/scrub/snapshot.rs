@@ -191,9 +191,9 @@ impl Scrubber {
         }
         // Candidates before `emitted` exist only while an overflow is swallowed, and
         // are dropped unused when it ends: they are left out.
-        let live = || self.cands.iter().filter(|c| c.start >= self.emitted);
-        u64_(out, live().count() as u64);
-        for c in live() {
+        let live = self.queued();
+        u64_(out, live.len() as u64);
+        for c in &live {
             out.extend_from_slice(&c.rule.to_le_bytes());
             u64_(out, c.start);
             u64_(out, c.pos);
@@ -358,6 +358,7 @@ fn read_body(r: &mut Reader<'_>, set: Arc<RuleSet>) -> Result<Scrubber, Error> {
             state,
             best,
             fate,
+            follow: None,
         });
     }
     let mut s = Scrubber::new(set);

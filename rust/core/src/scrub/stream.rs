@@ -16,7 +16,7 @@ use regex_automata::dfa::Automaton;
 use regex_automata::util::primitives::StateID;
 
 use super::guard::{is_filler, is_placeholder};
-use super::prefilter::{Hit, Kill, Scratch, KILL_READS};
+use super::prefilter::{Hit, Kill, Run, Scratch, KILL_READS};
 use super::rules::Tier;
 use super::ruleset::{Rule, RuleSet, SecretCache};
 
@@ -101,6 +101,14 @@ const MEMO: usize = 1024;
 const VERDICT_MAX: usize = 1024;
 const PATHS: usize = 4;
 
+/// The longest distance between a candidate's followers (see [`Follow`]): the
+/// longest period the prefilter copies hits over.
+const FOLLOW_MAX: u64 = 1024;
+
+/// The most bytes past its first period through which [`Scrubber::dead_followers`]
+/// looks for a candidate's DFA to repeat its state.
+const JOIN_MAX: u64 = 512;
+
 /// The hits after which a scan stops, at the end of the prefilter's block that
 /// reached them, to resolve what it found before it reads on. In a storm whose
 /// every repetition matches (`pwd=pwd=…`), the first candidate overflows and the rest
@@ -178,6 +186,29 @@ pub(super) struct Candidate {
     /// The last match end seen, if its right guard held.
     pub(super) best: Option<u64>,
     pub(super) fate: Fate,
+    /// The candidates of its rule `d`, `2d`, … bytes later, not made yet (see
+    /// [`Follow`]).
+    pub(super) follow: Option<Follow>,
+}
+
+/// `n` candidates of a candidate's rule, at `start + d`, `start + 2d`, …, `start +
+/// n * d` (hits of a keyword `len` bytes long), held as a count instead of one by one:
+/// the copies of a hit of a period the prefilter reported as a run, or hits that go
+/// on with one's distance. Each is a candidate in every respect but its making, which
+/// waits until the one it follows leaves the queue (see [`Scrubber::release`]): until
+/// then that one starts earlier, so it holds back their bytes and is decided first.
+///
+/// In `eyJ-eyJ-…` 2,000 times then `!`, each `eyJ` is a JWT candidate alive to the
+/// `!`; made one by one, they cost ~80 ns each (0.02x of clean text's speed), though
+/// they all die at the `!` with the first.
+///
+/// Only a rule with no run before its keyword has followers (see
+/// [`Scrubber::followable`]): a follower starts at its hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Follow {
+    d: u64,
+    n: u64,
+    len: u32,
 }
 
 /// A streaming scrubber: a shared [`RuleSet`] plus the state of one stream.
@@ -252,6 +283,12 @@ pub struct Scrubber {
     /// `(end, from, n)`: the last scan, of `from..end`, found that its last `n` bytes
     /// could still become a keyword (and nothing before them; see [`Scrubber::tail_hold`]).
     pub(super) pending: Option<(u64, u64, usize)>,
+    /// Per rule, whether its candidates may have followers (see [`Follow`]).
+    pub(super) followable: Vec<bool>,
+    /// The last candidate given followers, or whose followers grew: `(start, rule)`.
+    pub(super) leader: (u64, u32),
+    /// Space for the DFA states of [`Scrubber::dead_followers`].
+    pub(super) cycle: Vec<StateID>,
     /// Tests only: every candidate is fed byte by byte through its DFA (no memo, trail,
     /// eager feeding or rejection at the hit) and every scan reads to the end, the
     /// reference the shortcuts must equal.
@@ -270,6 +307,9 @@ pub struct Scrubber {
     /// Tests only: the bytes let out unread (see [`Scrubber::skip_clean`]).
     #[cfg(test)]
     pub(super) skipped: u64,
+    /// Tests only: the candidates queued.
+    #[cfg(test)]
+    pub(super) made: u64,
 }
 
 /// The states one candidate's DFA passed through, byte by byte: `states[i]` is the
@@ -341,6 +381,11 @@ pub(super) struct Memo {
     /// an empty slot's can equal no word (`(u64::MAX, 0)`).
     heads: [(u64, u64); PATHS],
     next: usize,
+    /// The last bytes [`learn`] fed a candidate of the rule without its DFA dying: a
+    /// hit whose bytes are the same, or the first of them, is not learned again (in
+    /// `eyJ-eyJ-…` every JWT candidate lives past the bytes a dense block's kill reads,
+    /// and each pass learned that of up to [`LEARN`] of them).
+    lives: Vec<u8>,
 }
 
 impl Default for Memo {
@@ -349,6 +394,7 @@ impl Default for Memo {
             paths: Default::default(),
             heads: [(u64::MAX, 0); PATHS],
             next: 0,
+            lives: Vec::new(),
         }
     }
 }
@@ -397,6 +443,13 @@ impl Memo {
     #[inline]
     fn kills(&self, text: &[u8]) -> bool {
         matches!(self.recall(text), Some((_, None)))
+    }
+
+    /// Whether a candidate starting at `text` (all the bytes a kill may read) lives
+    /// through them: they are the first of bytes [`learn`] fed one that lived.
+    #[inline]
+    fn lives_on(&self, text: &[u8]) -> bool {
+        !text.is_empty() && self.lives.starts_with(text)
     }
 
     /// Decide `c`, not fed yet, from the memo when the bytes from its start (in `buf`
@@ -457,6 +510,13 @@ pub(super) struct Verdict {
 impl Scrubber {
     pub fn new(set: Arc<RuleSet>) -> Scrubber {
         let n = set.rules.len();
+        let followable: Vec<bool> = (set.rules.iter())
+            .map(|r| r.before.is_none() && r.matcher().is_some())
+            .collect();
+        let mut prefilter_space = Scratch::default();
+        prefilter_space.runs.runnable = (set.keyword_rule.iter())
+            .map(|&r| followable[r as usize])
+            .collect();
         Scrubber {
             set,
             buf: Vec::new(),
@@ -471,7 +531,7 @@ impl Scrubber {
             work: 0,
             hits: Vec::new(),
             merged: Vec::new(),
-            prefilter_space: Scratch::default(),
+            prefilter_space,
             eager_from: 0,
             dense: false,
             trails: vec![Trail::default(); n],
@@ -492,6 +552,9 @@ impl Scrubber {
             unread: 0,
             busy: false,
             pending: None,
+            followable,
+            leader: (u64::MAX, 0),
+            cycle: Vec::new(),
             #[cfg(test)]
             plain: false,
             #[cfg(test)]
@@ -502,6 +565,8 @@ impl Scrubber {
             copied: 0,
             #[cfg(test)]
             skipped: 0,
+            #[cfg(test)]
+            made: 0,
         }
     }
 
@@ -804,7 +869,8 @@ impl Scrubber {
         self.swallow = None;
         let emitted = self.emitted;
         self.last_stop = emitted;
-        self.cands.retain(|c| c.start >= emitted);
+        let cut = self.cands.iter().take_while(|c| c.start < emitted).count();
+        self.remove_front(cut, emitted, false);
         true
     }
 
@@ -825,7 +891,7 @@ impl Scrubber {
         self.buf = buf;
         self.pending = pending.map(|n| (end, from, n));
         let scanned = std::mem::replace(&mut self.scanned, from + upto as u64);
-        if hits.is_empty() {
+        if hits.is_empty() && self.prefilter_space.runs.runs.is_empty() {
             self.hits = hits;
             return;
         }
@@ -882,7 +948,7 @@ impl Scrubber {
             if memo.kills(text) {
                 return true;
             }
-            if budget.get() == 0 {
+            if budget.get() == 0 || memo.lives_on(text) {
                 return false;
             }
             budget.set(budget.get() - 1);
@@ -939,6 +1005,12 @@ impl Scrubber {
             }
         }
         hits.truncate(i);
+        // A run keeps the hits that end by the stop.
+        self.prefilter_space.runs.runs.retain_mut(|r| {
+            let len = pre.pattern(r.k).len();
+            r.n = r.n.min((at + 1).saturating_sub(r.at + len).div_ceil(r.d));
+            r.n > 0
+        });
         at
     }
 
@@ -949,20 +1021,50 @@ impl Scrubber {
         // Each searcher reports in order; several interleave. In order, candidates are
         // appended (no search per hit).
         sort_runs(&mut hits, &mut self.merged);
-        self.work += hits.len() as u64;
-        self.hits_taken += hits.len() as u64;
+        // The prefilter's runs, merged with the hits by where they start.
+        let mut runs = std::mem::take(&mut self.prefilter_space.runs.runs);
+        if !runs.is_sorted_by_key(|r| r.at) {
+            runs.sort_by_key(|r| r.at);
+        }
+        let mut next = runs.iter().peekable();
+        self.work += (hits.len() + runs.len()) as u64;
+        self.hits_taken += hits.len() as u64 + runs.iter().map(|r| r.n as u64).sum::<u64>();
+        // Hits that go on with the followers of the candidate at `.0`, of rule `.1`:
+        // the next one expected, the distance, and how many were counted (added to
+        // its followers before anything else changes the queue).
+        let mut streak: Option<(usize, u32, u64, u64, u64)> = None;
         for &(pattern, at) in &hits {
             let hit = from + at as u64;
+            if let Some((_, rule, next, step, n)) = &mut streak {
+                let keyword = set.prefilter.is_keyword(pattern);
+                if keyword && hit == *next && set.keyword_rule[pattern as usize] == *rule {
+                    let r = &set.rules[*rule as usize];
+                    let taken = hit + set.prefilter.pattern(pattern).len() as u64 <= scanned;
+                    if !taken && !self.blocked(r, hit) {
+                        (*next, *n) = (hit + *step, *n + 1);
+                        continue;
+                    }
+                }
+                self.end_streak(streak.take());
+            }
+            while let Some(r) = next.next_if(|r| r.at <= at) {
+                self.take_run(r, from, scanned);
+            }
             let stop = hit + set.prefilter.pattern(pattern).len() as u64;
             if stop <= scanned {
                 continue;
             }
             if set.prefilter.is_keyword(pattern) {
-                self.add_keyword_candidate(
-                    set.keyword_rule[pattern as usize],
-                    hit,
-                    (stop - hit) as usize,
-                );
+                let (rule, len) = (set.keyword_rule[pattern as usize], stop - hit);
+                match self.follow_on(rule, (hit, 1, 0), len) {
+                    Some(i) => {
+                        let (c, f) = (&self.cands[i], self.cands[i].follow.expect("followers"));
+                        streak = Some((i, rule, c.start + (f.n + 1) * f.d, f.d, 0));
+                    }
+                    None => {
+                        self.add_keyword_candidate(rule, hit, len as usize);
+                    }
+                }
             } else if hit >= self.emitted {
                 self.add_candidate(Candidate {
                     rule: set.literal_rule,
@@ -971,19 +1073,156 @@ impl Scrubber {
                     state: StateID::ZERO,
                     best: None,
                     fate: Fate::Done(Some(stop)),
+                    follow: None,
                 });
             }
         }
+        self.end_streak(streak);
+        for r in next {
+            self.take_run(r, from, scanned);
+        }
+        runs.clear();
+        self.prefilter_space.runs.runs = runs;
         self.hits = hits;
     }
 
-    fn add_keyword_candidate(&mut self, rule_ix: u32, hit: u64, keyword_len: usize) {
+    /// Add the hits a streak counted (see [`Scrubber::take_hits`]) to the followers of
+    /// its candidate.
+    fn end_streak(&mut self, streak: Option<(usize, u32, u64, u64, u64)>) {
+        if let Some((i, .., n)) = streak {
+            let f = self.cands[i].follow.as_mut().expect("followers");
+            f.n += n;
+        }
+    }
+
+    /// Start the candidates of the run `r` (offsets from `from`), but those taken by an
+    /// earlier scan (ending by `scanned`): as the followers of a candidate (see
+    /// [`Follow`]).
+    fn take_run(&mut self, r: &Run, from: u64, scanned: u64) {
+        let rule = self.set.keyword_rule[r.k as usize];
+        let len = self.set.prefilter.pattern(r.k).len() as u64;
+        let (mut at, d, mut n) = (from + r.at as u64, r.d as u64, r.n as u64);
+        if at + len <= scanned {
+            let taken = ((scanned - at - len) / d + 1).min(n);
+            (at, n) = (at + taken * d, n - taken);
+        }
+        if n == 0 {
+            return;
+        }
+        if self.follow_on(rule, (at, n, d), len).is_none() {
+            self.lead(rule, (at, n, d), len);
+        }
+    }
+
+    /// Add the `n` hits of `rule` at `at`, `at + d`, … (a keyword `len` bytes long;
+    /// `d` 0 for one hit) as followers (see [`Follow`]) of the candidate whose
+    /// followers they go on from, or of the last candidate when they are its first
+    /// (one hit: at any distance up to [`FOLLOW_MAX`]; a run: `d` after it): its index.
+    /// `None` when they are not: the caller makes them (see [`Scrubber::lead`]).
+    fn follow_on(&mut self, rule: u32, hits: (u64, u64, u64), len: u64) -> Option<usize> {
+        if !self.followable[rule as usize] || !self.shortcuts() {
+            return None;
+        }
+        // The last candidate, most often; or the last one given followers.
+        let last = self.cands.len().checked_sub(1);
+        let i = match last.filter(|&i| self.goes_on(i, rule, hits)) {
+            Some(i) => i,
+            None => self
+                .find(self.leader)
+                .filter(|&i| self.goes_on(i, rule, hits))?,
+        };
+        self.follow_from(i, hits, len).then_some(i)
+    }
+
+    /// Whether the hits of `rule` at `at`, `at + d`, … (`d` 0: one hit) go on from the
+    /// candidate at `i` and its followers.
+    fn goes_on(&self, i: usize, rule: u32, (at, _, d): (u64, u64, u64)) -> bool {
+        let c = &self.cands[i];
+        c.rule == rule
+            && match c.follow {
+                Some(f) => (d == 0 || d == f.d) && c.start + (f.n + 1) * f.d == at,
+                None => c.start < at && (d == 0 || c.start + d == at),
+            }
+    }
+
+    /// Give the candidate at `i` the hits at `at`, `at + d`, … (`n` of them, going on
+    /// from it) as followers; false when one may not start (its left guard), or they
+    /// lie too far apart.
+    fn follow_from(&mut self, i: usize, (at, n, d): (u64, u64, u64), len: u64) -> bool {
+        let c = &self.cands[i];
+        let step = c.follow.map_or(at - c.start, |f| f.d);
+        if step > FOLLOW_MAX || (d > 0 && d != step) {
+            return false;
+        }
+        let rule = &self.set.rules[c.rule as usize];
+        if rule.left_guard.is_some() && !self.all_start(rule, (at, n, step)) {
+            return false;
+        }
+        let c = &mut self.cands[i];
+        let f = c.follow.get_or_insert(Follow {
+            d: step,
+            n: 0,
+            len: len as u32,
+        });
+        f.n += n;
+        self.leader = (c.start, c.rule);
+        true
+    }
+
+    /// Whether the left guard of `rule` lets a candidate start at each of `at`, `at +
+    /// d`, … (`n` of them). What it asks of one (see [`Scrubber::blocked`]) reads
+    /// the 2 bytes before it: where those of the others are the same bytes `d` apart,
+    /// the first is asked for all.
+    fn all_start(&self, rule: &Rule, (at, n, d): (u64, u64, u64)) -> bool {
+        if n > 2 && at >= self.base + 2 {
+            let from = at - 2;
+            let (a, b) = ((from - self.base) as usize, (from + d - self.base) as usize);
+            let len = ((at + (n - 1) * d) - (from + d)) as usize;
+            if self.buf[a..a + len] == self.buf[b..b + len] {
+                return !self.blocked(rule, at);
+            }
+        }
+        (0..n).all(|j| !self.blocked(rule, at + j * d))
+    }
+
+    /// The index of the candidate `(start, rule)`, if it is queued.
+    fn find(&self, (start, rule): (u64, u32)) -> Option<usize> {
+        self.cands
+            .binary_search_by_key(&(start, rule), |x| (x.start, x.rule))
+            .ok()
+    }
+
+    /// Make the first candidate of the hits of `rule` at `at`, `at + d`, … (`n` of
+    /// them; a keyword `len` bytes long) that a candidate is made of, and give it the
+    /// rest as followers.
+    fn lead(&mut self, rule: u32, (at, n, d): (u64, u64, u64), len: u64) {
+        for i in 0..n {
+            let start = at + i * d;
+            if !self.add_keyword_candidate(rule, start, len as usize) || i + 1 == n {
+                continue;
+            }
+            let rest = (start + d, n - 1 - i, d);
+            let made = self.find((start, rule)).expect("just made");
+            if !self.goes_on(made, rule, rest) || !self.follow_from(made, rest, len) {
+                // Not followers (a left guard blocks one): made one by one.
+                for j in i + 1..n {
+                    self.add_keyword_candidate(rule, at + j * d, len as usize);
+                }
+            }
+            return;
+        }
+    }
+
+    /// Start the candidate of a hit of `rule_ix` at `hit`; false when none is queued (its
+    /// rule's run before the keyword does not fit, its left guard blocks it, or it was
+    /// decided unmatched on the spot).
+    fn add_keyword_candidate(&mut self, rule_ix: u32, hit: u64, keyword_len: usize) -> bool {
         let start = match self.set.rules[rule_ix as usize].before {
             None => hit,
             Some(before) => {
                 let run = self.run_before(rule_ix, hit, &before.class, before.max + 1);
                 if run < before.min || run > before.max {
-                    return;
+                    return false;
                 }
                 hit - run as u64
             }
@@ -996,7 +1235,7 @@ impl Scrubber {
             || (self.shortcuts()
                 && self.memos[rule_ix as usize].kills(&self.buf[(start - self.base) as usize..]))
         {
-            return;
+            return false;
         }
         let mut c = Candidate {
             rule: rule_ix,
@@ -1005,6 +1244,7 @@ impl Scrubber {
             state: rule.matcher().expect("keyword rules have a pattern").start,
             best: None,
             fate: Fate::Live,
+            follow: None,
         };
         // In a storm (`sk-sk-…`) nearly every hit is dead a few bytes past its keyword:
         // fed those bytes now, it never enters the queue. Not within the reach of an
@@ -1018,10 +1258,11 @@ impl Scrubber {
                 self.memos[rule_ix as usize].decide(&mut c, &self.buf, self.base, known)
             {
                 self.work += n;
-                if c.fate != Fate::Done(None) {
-                    self.add_candidate(c);
+                if c.fate == Fate::Done(None) {
+                    return false;
                 }
-                return;
+                self.add_candidate(c);
+                return true;
             }
             let limit = (hit + keyword_len as u64 + EAGER).min(known);
             // A trail no one joins (nothing is recorded): the rule's is kept for the
@@ -1044,15 +1285,20 @@ impl Scrubber {
                 false,
             );
             match c.fate {
-                Fate::Done(None) => return,
+                Fate::Done(None) => return false,
                 Fate::Live => self.eager_from = start + rule.max_len as u64 + 2,
                 _ => {}
             }
         }
         self.add_candidate(c);
+        true
     }
 
     fn add_candidate(&mut self, c: Candidate) {
+        #[cfg(test)]
+        {
+            self.made += 1;
+        }
         let key = (c.start, c.rule);
         // Hits mostly arrive in order (a storm of one keyword: all of them).
         if self.cands.back().is_none_or(|x| (x.start, x.rule) < key) {
@@ -1146,13 +1392,13 @@ impl Scrubber {
                 return false;
             }
             let Some((c, stop, span)) = self.choose(group) else {
-                self.drop_front(group);
+                self.drop_front(group, head);
                 continue;
             };
             let Some(label) = self.label(&c, span, end, eof) else {
                 return false;
             };
-            self.drop_front(group);
+            self.drop_front(group, stop);
             let from = self.emitted;
             let out = out.vec();
             out.extend_from_slice(self.slice(from, c.start));
@@ -1165,7 +1411,7 @@ impl Scrubber {
             // Counted from the front, not searched for: the candidates counted are
             // dropped, so the count costs one step per candidate, however many wait.
             let cut = self.cands.iter().take_while(|x| x.start < stop).count();
-            self.drop_front(cut);
+            self.drop_front(cut, stop);
             self.last_stop = stop;
             if c.fate == Fate::Overflow {
                 self.forget();
@@ -1194,11 +1440,110 @@ impl Scrubber {
 
     /// Drop the first `n` candidates, noting how far they read (see
     /// [`Applied::reach`]): a candidate has read the bytes before its `pos`, and the
-    /// byte there when that byte decided it.
-    fn drop_front(&mut self, n: usize) {
+    /// byte there when that byte decided it. Their followers from `stop` on are
+    /// released (see [`Scrubber::release`]).
+    fn drop_front(&mut self, n: usize, stop: u64) {
+        self.remove_front(n, stop, true);
+    }
+
+    /// [`Scrubber::drop_front`]; `reads`: whether to note how far they read.
+    fn remove_front(&mut self, n: usize, stop: u64, reads: bool) {
+        let mut led = Vec::new();
         for c in self.cands.drain(..n) {
-            self.read_to = self.read_to.max(c.pos + 1);
+            if reads {
+                self.read_to = self.read_to.max(c.pos + 1);
+            }
+            if c.follow.is_some() {
+                led.push(c);
+            }
         }
+        for c in &led {
+            self.release(c, stop);
+        }
+    }
+
+    /// `c`, with followers, left the queue: a redaction or what went out unread
+    /// reaches `stop`, or it was decided with nothing applied (`stop` at most its
+    /// start). Its followers before `stop` go as the bytes they start in did; while
+    /// it was queued, none could be decided before it (it started earlier), so the
+    /// first of the rest is made now, and leads the others.
+    ///
+    /// When `c` died unmatched, so did the followers that reached the state it was in
+    /// at the same byte, with no match on the way (see
+    /// [`Scrubber::dead_followers`]): they are dropped with it.
+    fn release(&mut self, c: &Candidate, stop: u64) {
+        let Some(f) = c.follow else { return };
+        let mut first = 1;
+        if stop > c.start {
+            first = (stop - c.start).div_ceil(f.d).max(1);
+        }
+        if c.fate == Fate::Done(None) {
+            first = first.max(self.dead_followers(c, f) + 1);
+        }
+        if first <= f.n {
+            let at = c.start + first * f.d;
+            self.lead(c.rule, (at, f.n - first + 1, f.d), u64::from(f.len));
+        }
+    }
+
+    /// How many of the first followers of `c` (with `f`), a candidate that died
+    /// unmatched at `c.pos` (or was decided at the end of the stream there), die there
+    /// unmatched too.
+    ///
+    /// Where the text repeats with the period `d` from `c.start`, follower `k` reads
+    /// what `c` read `k * d` bytes before, through the same states. Let `j` be the
+    /// first byte after which `c`'s DFA is in the state it was in `d` bytes before,
+    /// with no match state on the way: from `j - d` on, its states repeat with the
+    /// period too, while the text does. So follower `k` is, after the byte `j + (k -
+    /// 1) * d`, in the state `c` is in there, having met no match: when that byte lies
+    /// in the stretch that repeats (and before `c.pos`), it reads the same bytes as
+    /// `c` from there through the same states. When those meet no match state either
+    /// (stepped through past the stretch), it dies at `c.pos`, unmatched.
+    fn dead_followers(&mut self, c: &Candidate, f: Follow) -> u64 {
+        let Some(m) = self.set.rules[c.rule as usize].matcher() else {
+            return 0;
+        };
+        let (dfa, d, dead) = (&m.dfa, f.d, c.pos);
+        if c.start < self.base || dead > self.end() {
+            return 0;
+        }
+        let at = |p: u64| (p - self.base) as usize;
+        let states = &mut self.cycle;
+        states.clear();
+        let mut state = m.start;
+        let mut join = None;
+        for p in c.start..dead.min(c.start + d + JOIN_MAX) {
+            state = dfa.next_state(state, self.buf[at(p)]);
+            if dfa.is_dead_state(state) || dfa.is_quit_state(state) || dfa.is_match_state(state) {
+                return 0;
+            }
+            states.push(state);
+            let i = states.len() - 1;
+            if i >= d as usize && states[i - d as usize] == state {
+                join = Some(p);
+                break;
+            }
+        }
+        let Some(j) = join else { return 0 };
+        // The text repeats from `c.start + d` up to `repeats`.
+        let (a, b) = (at(c.start), at(c.start + d));
+        let same = common_prefix(&self.buf[b..at(dead)], &self.buf[a..at(dead - d)]);
+        let repeats = c.start + d + same as u64;
+        if repeats <= j || dead - repeats > JOIN_MAX {
+            return 0;
+        }
+        // Past it, `c`'s DFA meets no match state before it dies either: then none of
+        // the followers that joined its states does (its memo may hold a path whose
+        // match was rejected as one that dies unmatched).
+        let cycle = &states[states.len() - 1 - d as usize..states.len() - 1];
+        let mut state = cycle[((repeats - 1 - (j - d)) % d) as usize];
+        for p in repeats..dead {
+            state = dfa.next_state(state, self.buf[at(p)]);
+            if dfa.is_dead_state(state) || dfa.is_quit_state(state) || dfa.is_match_state(state) {
+                return 0;
+            }
+        }
+        ((repeats - 1 - j) / d + 1).min(f.n)
     }
 
     /// Past a redaction's stop, how far deciding it may have read without a
@@ -1350,7 +1695,14 @@ impl Scrubber {
         }
         let lo = self.base.max(e.saturating_sub(CLEAN_PERIOD + PROBE));
         let probe = self.slice(e - PROBE, e);
-        let Some(at) = memchr::memmem::rfind(self.slice(lo, e - 1), probe) else {
+        let window = self.slice(lo, e - 1);
+        // The probe's last byte first: a reverse search has no vector prefilter, and
+        // where the probe is not there (a stream held at the start of a long candidate,
+        // `…eyJ-!` before it) it read the window at ~17 instructions a byte.
+        if memchr::memrchr(probe[probe.len() - 1], window).is_none() {
+            return;
+        }
+        let Some(at) = memchr::memmem::rfind(window, probe) else {
             return;
         };
         let d = e - PROBE - (lo + at as u64);
@@ -1382,7 +1734,7 @@ impl Scrubber {
     fn drop_passed(&mut self) {
         let emitted = self.emitted;
         let cut = self.cands.iter().take_while(|x| x.start < emitted).count();
-        self.cands.drain(..cut);
+        self.remove_front(cut, emitted, false);
     }
 
     /// Note whether the stream is busy: hits taken every [`BUSY_EVERY`] bytes or more
@@ -1485,6 +1837,8 @@ impl Scrubber {
         if span.0 >= self.complete(end) {
             return None;
         }
+        // A token candidate at the secret may be a follower: it is made now.
+        self.make_follower(span.0);
         // The candidates before the secret lie in the match, dropped with it: counted
         // from the front (see `resolve`).
         let from = self.cands.iter().take_while(|x| x.start < span.0).count();
@@ -1505,6 +1859,67 @@ impl Scrubber {
             }
         }
         Some(label)
+    }
+
+    /// The candidates queued from `emitted` on, followers made (see [`Follow`]: not
+    /// fed yet), in order; where one is queued too, the queued one.
+    pub(super) fn queued(&self) -> Vec<Candidate> {
+        let mut all: Vec<(bool, Candidate)> = Vec::new();
+        for c in self.cands.iter().filter(|c| c.start >= self.emitted) {
+            let queued = Candidate {
+                follow: None,
+                ..c.clone()
+            };
+            let Some(f) = c.follow else {
+                all.push((false, queued));
+                continue;
+            };
+            // A follower as made: at its start, in its DFA's start state.
+            let state = self.set.rules[c.rule as usize]
+                .matcher()
+                .expect("followers have a pattern")
+                .start;
+            let made = Candidate {
+                state,
+                best: None,
+                fate: Fate::Live,
+                ..queued.clone()
+            };
+            all.push((false, queued));
+            all.extend((1..=f.n).map(|k| {
+                let start = c.start + k * f.d;
+                let pos = start;
+                (
+                    true,
+                    Candidate {
+                        start,
+                        pos,
+                        ..made.clone()
+                    },
+                )
+            }));
+        }
+        all.sort_by_key(|(follower, c)| (c.start, c.rule, *follower));
+        all.dedup_by_key(|(_, c)| (c.start, c.rule));
+        all.into_iter().map(|(_, c)| c).collect()
+    }
+
+    /// Make the follower that starts at `at`, if a candidate before it has one there
+    /// (see [`Follow`]); it leads the followers after it.
+    fn make_follower(&mut self, at: u64) {
+        let mut i = 0;
+        while i < self.cands.len() && self.cands[i].start < at {
+            let c = &self.cands[i];
+            if let Some(f) = c.follow {
+                let k = (at - c.start) / f.d;
+                if (at - c.start) % f.d == 0 && k <= f.n {
+                    let rule = c.rule;
+                    self.cands[i].follow = (k > 1).then_some(Follow { n: k - 1, ..f });
+                    self.lead(rule, (at, f.n - k + 1, f.d), u64::from(f.len));
+                }
+            }
+            i += 1;
+        }
     }
 
     /// The part of the match of rule `r` (`rule`) at `start..stop` that is replaced:
@@ -1621,37 +2036,35 @@ impl Scrubber {
 
 /// Feed a candidate of rule `rule` at the start of `text` (the bytes from its start on,
 /// as many as the caller may read: a dense block's [`KILL_READS`]) as plain feeding
-/// does ([`run`]: no trail joined, no head): where its DFA dies, `memo` keeps the path
-/// and its match. Returns whether it died
-/// unmatched (the candidate is dropped: what [`Memo::kills`] answers from then on) and
-/// the bytes fed.
+/// does (the steps of [`run`], with no trail or head to join): where its DFA dies,
+/// `memo` keeps the path and its match; where it lives through them, the bytes (see
+/// [`Memo::lives_on`]). Returns whether it died unmatched (the candidate is dropped:
+/// what [`Memo::kills`] answers from then on) and the bytes fed.
 fn learn(set: &RuleSet, rule: u32, memo: &mut Memo, text: &[u8]) -> (bool, u64) {
-    let matcher = set.rules[rule as usize].matcher();
-    let mut c = Candidate {
-        rule,
-        start: 0,
-        pos: 0,
-        state: matcher.expect("keyword rules have a pattern").start,
-        best: None,
-        fate: Fate::Live,
-    };
-    let mut trail = Trail {
-        start: u64::MAX,
-        ..Trail::default()
-    };
-    let end = text.len() as u64;
-    let mut head = Head::NONE;
-    let fed = run(
-        set,
-        text,
-        0,
-        &mut c,
-        (&mut trail, memo, &mut head),
-        &mut Vec::new(),
-        end,
-        false,
-    );
-    (c.fate == Fate::Done(None), fed)
+    let r = &set.rules[rule as usize];
+    let m = r.matcher().expect("keyword rules have a pattern");
+    let (dfa, mut state, mut best) = (&m.dfa, m.start, None);
+    // Alive at `max_len + 2` bytes, a candidate overflows (see [`run`]).
+    let cap = (r.max_len + 2).min(text.len());
+    for (i, &b) in text[..cap].iter().enumerate() {
+        state = dfa.next_state(state, b);
+        if dfa.is_special_state(state) {
+            if dfa.is_dead_state(state) || dfa.is_quit_state(state) {
+                if i < MEMO {
+                    memo.keep(&text[..=i], best);
+                }
+                return (best.is_none(), i as u64 + 1);
+            }
+            if dfa.is_match_state(state) {
+                best = (!r.right_guard.is_some_and(|g| g.contains(b))).then_some(i as u64);
+            }
+        }
+    }
+    if cap == text.len() {
+        memo.lives.clear();
+        memo.lives.extend_from_slice(text);
+    }
+    (false, cap as u64)
 }
 
 /// Feed a live candidate the bytes of `buf` (whose first byte is at offset `base`)
@@ -1695,6 +2108,11 @@ fn run(
     // Whether the byte at `pos` killed the DFA, here or on the trail joined.
     let mut killed = false;
     let mut joined = false;
+    // The period of the candidate's followers, if any; whether states were copied
+    // over bytes that repeat; `scratch[since..]` holds the states of the bytes just
+    // before `pos`, one each.
+    let d = c.follow.map_or(0, |f| f.d as usize);
+    let (mut skipped, mut since) = (false, 0);
     // The last match end this run met: `(byte, best)`.
     let mut met: Option<(u64, Option<u64>)> = None;
     scratch.clear();
@@ -1762,6 +2180,7 @@ fn run(
             // passed: the same match ends, dead (or stopped) at the same byte.
             joined = true;
             scratch.clear();
+            since = 0;
             if let Some((at, b)) = trail.last_match.filter(|&(at, _)| at > pos) {
                 best = b;
                 met = Some((at, b));
@@ -1781,6 +2200,28 @@ fn run(
             pos = start + rule.max_len as u64;
             break;
         }
+        // A candidate with followers (see [`Follow`]), in a state it was in `d` bytes
+        // before with no match state since: while the text repeats with the period
+        // `d`, so do its states (each is the one after the same byte from the same
+        // state). They are copied, not stepped through.
+        let n = scratch.len();
+        if d > 0 && n - since > d && scratch[n - 1 - d] == state {
+            let cycle = &scratch[n - d..];
+            let limit = end.min(cap - 1);
+            if limit > pos && cycle.iter().all(|&s| !dfa.is_match_state(s)) {
+                let same =
+                    common_prefix(&buf[at(pos)..at(limit)], &buf[at(pos) - d..at(limit) - d]);
+                if same > 0 {
+                    // States after byte `pos + i` (`i < same`): those of `cycle`, in turn.
+                    state = cycle[(same - 1) % d];
+                    pos += same as u64;
+                    fed += 1;
+                    skipped = true;
+                    scratch.clear();
+                    scratch.push(state);
+                }
+            }
+        }
     }
     if killed && start >= base && pos - start < MEMO as u64 {
         // Dead at the byte at `pos`: the bytes up to it decided this candidate.
@@ -1792,7 +2233,10 @@ fn run(
         }
         fate = Fate::Done(best);
     }
-    if joined {
+    if skipped {
+        // Its states were not all recorded: the trail stays as it was (it holds
+        // another run's).
+    } else if joined {
         // What this run read past the trail's end extends it; what lies before this
         // start is of no use to the later candidates that may join (dropped once it
         // is half the trail, so memory stays within twice the rule's cap).
@@ -2397,6 +2841,172 @@ mod tests {
                 // Not `assert_eq!`: a failure would print 21 KB twice.
                 assert!(out == want.as_bytes(), "chunks of {chunk}, plain {plain}");
             }
+        }
+    }
+
+    /// `eyJ-` 2,000 times then `!`: each `eyJ` a JWT candidate alive to the `!`. The
+    /// copies of a period's hit go on as followers of the first (see [`Follow`]), and
+    /// die with it at the `!`: a few candidates are made a stretch, not 2,000 (those
+    /// within the DFA's first period or so of the `!`, and the first). Edited (a JWT
+    /// in the middle of a stretch, a stretch cut short), the output is plain feeding's.
+    #[test]
+    fn followers_die_with_their_leader() {
+        let unit = format!("{}!", "eyJ-".repeat(2_000));
+        let text = unit.repeat(32);
+        for chunk in [65_536, 4_096, 1_000] {
+            let (s, (out, _)) = scrubber_after(RuleSet::builtin(), text.as_bytes(), chunk, false);
+            assert!(out == text.as_bytes(), "chunks of {chunk}: output changed");
+            assert!(
+                s.made <= 32 * 16,
+                "chunks of {chunk}: {} candidates made",
+                s.made
+            );
+        }
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+        let edited = [
+            format!("{}{jwt} {}", "eyJ-".repeat(1_500), "eyJ-".repeat(1_500)),
+            format!("{}.{jwt}!", "eyJ-".repeat(3_000)),
+            format!("{}{jwt}", "eyJ-".repeat(2_500)),
+            format!("{}ey", "eyJ-".repeat(2_047)),
+            "eyJ-".repeat(2_100),
+        ];
+        for unit in edited {
+            let text = unit.repeat(4);
+            let plain = scrubbed(text.as_bytes(), text.len(), true);
+            for chunk in [text.len(), 65_536, 4_096, 1_013] {
+                let out = scrubbed(text.as_bytes(), chunk, false);
+                assert!(out == plain, "{}…, chunks of {chunk}", &unit[..24]);
+            }
+        }
+    }
+
+    /// A stream moved to another process while a candidate has followers: its
+    /// snapshot holds them as candidates not fed yet, and the stream restored from it
+    /// goes on as the first would have.
+    #[test]
+    fn followers_move_with_a_snapshot() {
+        let set = RuleSet::builtin();
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+        let (a, b, c) = (
+            "eyJ-".repeat(3_000),
+            "eyJ-".repeat(1_500),
+            "eyJ-".repeat(100),
+        );
+        let text = format!("{a}!{b}{jwt} and {c}").into_bytes();
+        let whole = scrubbed(&text, text.len(), true);
+        for (cut, followed) in [
+            (5_000, true),
+            (12_001, false),
+            (14_000, true),
+            (18_000, false),
+        ] {
+            let mut first = Scrubber::new(set.clone());
+            let mut out = Vec::new();
+            first.feed(&text[..cut], &mut out);
+            let follows = first.cands.iter().any(|c| c.follow.is_some());
+            assert!(follows || !followed, "no followers at {cut}");
+            let mut moved = Scrubber::restore(&first.snapshot(), set.clone()).unwrap();
+            moved.feed(&text[cut..], &mut out);
+            moved.flush(&mut out);
+            assert!(out == whole, "cut at {cut}");
+        }
+        // Followers that outlive their leader: made after the move, they match at `Z`.
+        let mut spec = RuleSpec::custom("tk", FOLLOWED[0], vec!["ab".into()]);
+        (spec.left_guard, spec.right_guard) = (String::new(), String::new());
+        let set = Arc::new(RuleSet::new(&[spec], &[], "[{rule}]").unwrap());
+        let text = format!("{}Z and more", "ab".repeat(6_000)).into_bytes();
+        let (_, (whole, _)) = scrubber_after(set.clone(), &text, text.len(), true);
+        assert!(whole.ends_with(b"[tk] and more"));
+        for cut in [9_000, 11_950, 11_990] {
+            let mut first = Scrubber::new(set.clone());
+            let mut out = Vec::new();
+            first.feed(&text[..cut], &mut out);
+            assert!(
+                first.cands.iter().any(|c| c.follow.is_some()),
+                "none at {cut}"
+            );
+            let mut moved = Scrubber::restore(&first.snapshot(), set.clone()).unwrap();
+            moved.feed(&text[cut..], &mut out);
+            moved.flush(&mut out);
+            assert!(out == whole, "cut at {cut}");
+        }
+    }
+
+    /// A leader that reads on past an edit, and dies later: the followers that read the
+    /// edit before they reached its states take another way (here, to a `W` only they
+    /// match at), and are made, not dropped with it.
+    #[test]
+    fn followers_that_read_an_edit_before_joining_are_made() {
+        let mut spec = RuleSpec::custom("tk", FOLLOWED[5], vec!["ab".into()]);
+        (spec.left_guard, spec.right_guard) = (String::new(), String::new());
+        spec.max_len = 4096;
+        let set = Arc::new(RuleSet::new(&[spec], &[], "[{rule}]").unwrap());
+        for (before, after) in [(300, 3), (1_500, 5), (2_000, 0)] {
+            let stretch = format!("{}q{}W", "ab-".repeat(before), "ab-".repeat(after));
+            let text = stretch.repeat(3);
+            let plain = scrubber_after(set.clone(), text.as_bytes(), text.len(), true).1;
+            assert!(
+                plain.1.iter().sum::<u64>() >= 3,
+                "a match a stretch at least"
+            );
+            for chunk in [text.len(), 4_096, 1_000] {
+                let (s, got) = scrubber_after(set.clone(), text.as_bytes(), chunk, false);
+                assert_eq!(got, plain, "{before}, {after}, chunks of {chunk}");
+                assert!(s.made < 3 * 40, "{before}, {after}: {} made", s.made);
+            }
+        }
+    }
+
+    /// Rules of the shapes followers are made of (see [`Follow`]): bounded, so a leader
+    /// dies early and its followers near an end match; with a cycle, and an end only
+    /// the followers in step with it reach (an edit puts them out of the leader's
+    /// step); with a cycle through two states; with a dead end a period may step
+    /// over. And the units of their storms.
+    const FOLLOWED: [&str; 6] = [
+        "ab(?:[ab]{2}){60,70}Z",
+        "ab[a-z-]{6,}\\.[a-z]{3}",
+        "ab(?:[ab-]{3})*Z",
+        "ab(?:cd|-)+(?:xy)?!",
+        "ab[abc]*c[abc]{3}Y",
+        "ab(?:[abq-]{20}[abq-]*Z|[ab-]{0,19}q[ab-]*W)",
+    ];
+    const FOLLOWED_UNITS: [&str; 17] = [
+        "ab", "ab-", "abcd", "abab", "abc-", "Z", ".", ".xyz", "!", "xy!", "Y", " ", "cY", "c",
+        "b", "q", "W",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Storms of token rules' keywords long enough for the prefilter's periods,
+        /// with edits: followers (see [`Follow`]), made when their leader leaves the
+        /// queue or dropped with it, give plain feeding's output and counts, whole and
+        /// in chunks.
+        #[test]
+        fn followers_equal_plain_feeding(
+            rule in 0..FOLLOWED.len(),
+            unit in proptest::collection::vec(0..FOLLOWED_UNITS.len(), 1..3),
+            times in 200usize..3_000,
+            end in 0..FOLLOWED_UNITS.len(),
+            reps in 1usize..4,
+            edits in proptest::collection::vec((any::<usize>(), 0..FOLLOWED_UNITS.len()), 0..4),
+            chunk in 300usize..70_000,
+        ) {
+            let mut spec = RuleSpec::custom("tk", FOLLOWED[rule], vec!["ab".into()]);
+            (spec.left_guard, spec.right_guard) = (String::new(), String::new());
+            spec.max_len = 4096;
+            let set = Arc::new(RuleSet::new(&[spec], &[], "[{rule}]").unwrap());
+            let one: Vec<u8> = unit.iter().flat_map(|&i| FOLLOWED_UNITS[i].bytes()).collect();
+            let mut stretch = one.repeat(times);
+            stretch.extend_from_slice(FOLLOWED_UNITS[end].as_bytes());
+            let mut text = stretch.repeat(reps);
+            for &(at, p) in &edits {
+                let at = at % (text.len() + 1);
+                text.splice(at..at, FOLLOWED_UNITS[p].bytes());
+            }
+            let plain = scrubber_after(set.clone(), &text, text.len(), true).1;
+            prop_assert_eq!(&scrubber_after(set.clone(), &text, text.len(), false).1, &plain);
+            prop_assert_eq!(&scrubber_after(set, &text, chunk, false).1, &plain);
         }
     }
 
