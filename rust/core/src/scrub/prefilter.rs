@@ -812,7 +812,7 @@ fn repeats(
 
 /// How many bytes `a` and `b` agree on from their start: `STEP` bytes a call of
 /// `memcmp` (a call every 64 bytes cost more than comparing them), then word by word.
-fn same_run(a: &[u8], b: &[u8]) -> usize {
+pub(crate) fn same_run(a: &[u8], b: &[u8]) -> usize {
     const STEP: usize = 512;
     let n = a.len().min(b.len());
     let mut i = 0;
