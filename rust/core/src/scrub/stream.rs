@@ -2143,11 +2143,11 @@ fn run(
     // Whether the byte at `pos` killed the DFA, here or on the trail joined.
     let mut killed = false;
     let mut joined = false;
-    // The period of the candidate's followers, if any; whether states were copied
-    // over bytes that repeat; `scratch[since..]` holds the states of the bytes just
-    // before `pos`, one each.
+    // The period of the candidate's followers, if any, and whether states were copied
+    // over bytes that repeat. `scratch` holds the states of the bytes just before
+    // `pos`, one each (from `warm`, a join, or the last copy on).
     let d = c.follow.map_or(0, |f| f.d as usize);
-    let (mut skipped, mut since) = (false, 0);
+    let mut skipped = false;
     // The last match end this run met: `(byte, best)`.
     let mut met: Option<(u64, Option<u64>)> = None;
     scratch.clear();
@@ -2215,7 +2215,6 @@ fn run(
             // passed: the same match ends, dead (or stopped) at the same byte.
             joined = true;
             scratch.clear();
-            since = 0;
             if let Some((at, b)) = trail.last_match.filter(|&(at, _)| at > pos) {
                 best = b;
                 met = Some((at, b));
@@ -2240,7 +2239,7 @@ fn run(
         // `d`, so do its states (each is the one after the same byte from the same
         // state). They are copied, not stepped through.
         let n = scratch.len();
-        if d > 0 && n - since > d && scratch[n - 1 - d] == state {
+        if d > 0 && n > d && scratch[n - 1 - d] == state {
             let cycle = &scratch[n - d..];
             let limit = end.min(cap - 1);
             if limit > pos && cycle.iter().all(|&s| !dfa.is_match_state(s)) {
