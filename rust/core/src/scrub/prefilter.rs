@@ -777,8 +777,7 @@ pub(crate) struct Runs {
 }
 
 impl Runs {
-    /// The hits of the runs, in no particular order (tests).
-    #[cfg(test)]
+    /// The hits of the runs, in no particular order.
     pub(crate) fn hits(&self) -> impl Iterator<Item = Hit> + '_ {
         (self.runs.iter()).flat_map(|r| (0..r.n).map(move |i| (r.k, r.at + i * r.d)))
     }

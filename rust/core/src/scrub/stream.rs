@@ -289,6 +289,9 @@ pub struct Scrubber {
     pub(super) leader: (u64, u32),
     /// Space for the DFA states of [`Scrubber::dead_followers`].
     pub(super) cycle: Vec<StateID>,
+    /// Space for the candidates with followers leaving the queue at once (see
+    /// [`Scrubber::remove_front`]).
+    pub(super) led: Vec<Candidate>,
     /// Tests only: every candidate is fed byte by byte through its DFA (no memo, trail,
     /// eager feeding or rejection at the hit) and every scan reads to the end, the
     /// reference the shortcuts must equal.
@@ -555,6 +558,7 @@ impl Scrubber {
             followable,
             leader: (u64::MAX, 0),
             cycle: Vec::new(),
+            led: Vec::new(),
             #[cfg(test)]
             plain: false,
             #[cfg(test)]
@@ -665,11 +669,9 @@ impl Scrubber {
             self.prefilter_pass(&bridge, &mut hits, usize::MAX);
             self.bridge = bridge;
             // Its runs as hits (a few bytes' worth): the next pass reports its own.
-            let runs = &mut self.prefilter_space.runs.runs;
-            hits.extend(
-                runs.drain(..)
-                    .flat_map(|r| (0..r.n).map(move |i| (r.k, r.at + i * r.d))),
-            );
+            let runs = &mut self.prefilter_space.runs;
+            hits.extend(runs.hits());
+            runs.runs.clear();
             hits.retain(|&(_, at)| at < before);
         }
         let first = hits.len();
@@ -1460,7 +1462,7 @@ impl Scrubber {
 
     /// [`Scrubber::drop_front`]; `reads`: whether to note how far they read.
     fn remove_front(&mut self, n: usize, stop: u64, reads: bool) {
-        let mut led = Vec::new();
+        let mut led = std::mem::take(&mut self.led);
         for c in self.cands.drain(..n) {
             if reads {
                 self.read_to = self.read_to.max(c.pos + 1);
@@ -1469,9 +1471,10 @@ impl Scrubber {
                 led.push(c);
             }
         }
-        for c in &led {
-            self.release(c, stop);
+        for c in led.drain(..) {
+            self.release(&c, stop);
         }
+        self.led = led;
     }
 
     /// `c`, with followers, left the queue: a redaction or what went out unread
