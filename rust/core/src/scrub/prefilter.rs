@@ -410,6 +410,10 @@ struct Dense {
     gates: Option<Gates>,
     /// Per keyword, where its signature starts in it (0 for the short ones).
     offsets: Vec<u32>,
+    /// Per keyword, its length.
+    lens: Vec<u32>,
+    /// The most of `offsets`.
+    offset_most: usize,
 }
 
 /// A keyword's rule, for its gate.
@@ -440,6 +444,15 @@ impl Gates {
         self.built[k as usize]
             .get_or_init(|| self.build(k))
             .as_ref()
+    }
+
+    /// The most bytes before a hit's start that keyword `k`'s gate reads (see
+    /// [`Gates::back`]).
+    fn back_of(&self, k: u32) -> usize {
+        match &self.sources[k as usize].1 {
+            Some(Source::Before(run)) => (run.max + 1).max(2),
+            _ => 2,
+        }
     }
 
     #[cold]
@@ -492,8 +505,27 @@ impl Dense {
             ends,
             longest,
             gates: None,
-            offsets: offset,
+            offsets: offset.clone(),
+            lens: patterns.iter().map(|p| p.len() as u32).collect(),
+            offset_most: offset.iter().copied().max().unwrap_or(0) as usize,
         }
+    }
+
+    /// Of `hits`: the most bytes before its signature that a hit's gate reads (its
+    /// keyword's [`Gates::back_of`] and the bytes of the keyword before its signature),
+    /// and the most it reads from its signature on. The first is at least the most
+    /// bytes any keyword has before its signature: a copy of a period holds a
+    /// keyword's signature where the period does, and the keyword in full where the
+    /// text repeats over it.
+    fn hit_reads(&self, gates: &Gates, hits: &[Hit]) -> (usize, usize) {
+        let mut reads = (self.offset_most, 0);
+        for &(k, _) in hits {
+            let (offset, len) = (self.offsets[k as usize], self.lens[k as usize]);
+            reads.0 = reads.0.max((offset as usize) + gates.back_of(k));
+            let gate = (len as usize + AHEAD).max(8);
+            reads.1 = reads.1.max(gate - offset as usize);
+        }
+        reads
     }
 
     /// The most bytes past a hit's start its gate reads.
@@ -614,36 +646,58 @@ impl Dense {
 /// Where the dense block `at..to` of `text` repeats (see [`Prefilter::dense_block`]):
 /// `(d, m, skip_to, end)`, where the text has the period `d` over every byte read by
 /// the hits whose signatures start in `m - d..skip_to`, and up to `end`. A hit reads
-/// up to `back` bytes before its start (its gate), and up to the most of its keyword
-/// and [`AHEAD`] bytes (its gate) and [`KILL_READS`] (a [`Kill`]) from its start.
-/// `hint` (0: none) is tried first: the period the block before had, which a storm
-/// keeps.
+/// up to `before` bytes before its signature (its gate), and up to `ahead` bytes from
+/// it (its gate and a [`Kill`]). `hint` (0: none) is tried first, from `at` on: the
+/// period the block before had, which a storm keeps, and which past a break goes on
+/// where the break ends (see [`resume`]).
 fn repeat(
     text: &[u8],
-    back: usize,
-    dense: &Dense,
+    (before, ahead): (usize, usize),
     (at, to): (usize, usize),
     hint: usize,
 ) -> Option<(usize, usize, usize, usize)> {
-    let (before, ahead) = dense.reads(back);
+    let limit = (to + ahead).min(text.len());
+    // Hits of the first period (signatures in `m - d..m`) read from `from` on.
+    let stretch = |d: usize| {
+        let m = (at + d).max(before + d);
+        let from = m - d - before;
+        if from + d >= limit {
+            return None;
+        }
+        let end = from + d + same_run(&text[from + d..limit], &text[from..limit - d]);
+        let skip_to = end.checked_sub(ahead)?.min(to);
+        (skip_to > m).then_some((d, m, skip_to, end))
+    };
+    if (1..=PERIOD).contains(&hint) {
+        if let Some(found) = stretch(hint) {
+            return Some(found);
+        }
+    }
     let probe = at.max(before + 2 * PERIOD + PERIOD_PROBE);
     let window = text.get(probe - PERIOD_PROBE..probe + PERIOD_PROBE)?;
     let start = probe - PERIOD_PROBE;
-    let period = |d: usize| window == &text[start - d..probe + PERIOD_PROBE - d];
-    let d = match Some(hint).filter(|&d| (1..=PERIOD).contains(&d) && period(d)) {
-        Some(d) => d,
-        None => nearest_period(text, start, &period)?,
-    };
-    // Hits of the first period (signatures in `m - d..m`) read from `from` on.
-    let m = (at + d).max(before + d);
-    let from = m - d - before;
-    let limit = (to + ahead).min(text.len());
-    if from + d >= limit {
-        return None;
+    let period = |d: usize| d != hint && window == &text[start - d..probe + PERIOD_PROBE - d];
+    stretch(nearest_period(text, start, &period)?)
+}
+
+/// Where the text goes on with the period `d` after it stopped at `end` (`text[end]`
+/// differs from the byte `d` before it): the first place past `end - d` from which
+/// the next `2 * PERIOD_PROBE` bytes repeat with it, looked for up to a period and
+/// [`PERIOD_PROBE`] bytes past `end`; `None` past that, or where the text ends first.
+/// Each try that fails moves past the byte that differed: an inserted `!` costs
+/// `d + 1` short compares, and the period's next hits are read from its next byte.
+fn resume(text: &[u8], end: usize, d: usize) -> Option<usize> {
+    let want = 2 * PERIOD_PROBE;
+    let mut from = (end + 1).checked_sub(d)?;
+    while from <= end + d + PERIOD_PROBE {
+        let next = text.get(from + d..from + d + want)?;
+        let run = same_run(next, &text[from..from + want]);
+        if run == want {
+            return Some(from);
+        }
+        from += run + 1;
     }
-    let end = from + d + same_run(&text[from + d..limit], &text[from..limit - d]);
-    let skip_to = end.checked_sub(ahead)?.min(to);
-    (skip_to > m).then_some((d, m, skip_to, end))
+    None
 }
 
 /// Where the 8 bytes of `text` from `start` occur up to [`PERIOD`] bytes before it, the
@@ -700,6 +754,10 @@ pub(crate) struct Period {
     end: usize,
     /// The last period found, carried or not: [`repeat`] tries it first.
     hint: usize,
+    /// The most bytes before its signature a hit of that period reads (see
+    /// [`Dense::hit_reads`]), when every hit found there was reported; `None` when
+    /// not known (dropped hits are not kept).
+    reach: Option<usize>,
     /// Where the text stopped repeating, the first place from which a period can be
     /// found again (see [`Prefilter::dense_block`]).
     again: usize,
@@ -802,7 +860,7 @@ fn repeats(
     if period.d > 0 && period.end >= to + dense.reads(gates.back).1 {
         return true;
     }
-    let found = repeat(text, gates.back, dense, (at, to), period.hint);
+    let found = repeat(text, dense.reads(gates.back), (at, to), period.hint);
     if let Some((d, ..)) = found {
         period.hint = d;
     }
@@ -1483,6 +1541,7 @@ impl Prefilter {
         // Offsets in a period carried are the last slice's.
         *period = Period {
             hint: period.hint,
+            reach: period.reach,
             hits: std::mem::take(&mut period.hits),
             ..Period::default()
         };
@@ -1725,17 +1784,22 @@ impl Prefilter {
             let n = dense.find(&self.walk, (hay, lower), gates, (a, b), hits, chains);
             n + self.short_dense(hay, gates, (a, b), (hits, first), short)
         };
-        let Some(back) = gates.map(|g| g.gates.back) else {
+        let Some(gating) = gates.map(|g| g.gates) else {
             period.d = 0;
             return part((at, to), hits);
         };
-        let (before, ahead) = dense.reads(back);
+        let (before, ahead) = dense.reads(gating.back);
         // Where the text stops repeating at `end` with the period `d`, the first place
-        // from which that period can be found again past an edit of up to `d` bytes:
+        // from which that period can be found again: where it goes on repeating (see
+        // [`resume`]) and the bytes its hits read before their signatures past that
+        // (`reach`), when it does so soon; else past an edit of up to `d` bytes, where
         // the bytes a hit reads before it, and the window `repeat` compares one
         // period back, lie past the edit. It may lie in the next block, which reads
         // up to it first.
-        let again = |end: usize, d: usize| end + d + before.max(d + PERIOD_PROBE);
+        let again = |end: usize, d: usize, reach: usize| match resume(hay, end, d) {
+            Some(from) => from + reach,
+            None => end + d + before.max(d + PERIOD_PROBE),
+        };
         let (mut at, mut found) = (at, 0);
         if period.again > at {
             let next = period.again.min(to);
@@ -1757,14 +1821,19 @@ impl Prefilter {
             let every = !period.hits.is_empty()
                 && period.found == period.hits.len()
                 && (period.hits.iter()).all(|&(k, _)| runs.runnable.get(k as usize) == Some(&true));
-            let ahead = if every { dense.gate_reads() } else { ahead };
+            let ahead = if every {
+                dense.hit_reads(gating, &period.hits).1
+            } else {
+                ahead
+            };
             let skip_to = period.end.saturating_sub(ahead).min(to);
             if skip_to > at {
                 found += period.copy(&dense.offsets, (at, skip_to), hits, runs);
                 if skip_to == to {
                     return found;
                 }
-                period.again = again(period.end, d);
+                let reach = period.reach.unwrap_or(before);
+                period.again = again(period.end, d, reach).max(skip_to);
                 at = period.again.min(to);
                 found += part((skip_to, at), hits);
             }
@@ -1774,9 +1843,13 @@ impl Prefilter {
         // a block of many short stretches that repeat would otherwise be searched,
         // and read in small pieces between them, as many times as it has stretches.
         let mut tries = 2;
+        // The stretch is checked from the bytes the last period's hits read before
+        // their signatures, where known (a storm's keywords stay the same): past a
+        // break, its next hits are read from right after it.
+        let mut reach = period.reach.map_or(before, |r| r.min(before));
         while at < to {
             let found_period = (tries > 0)
-                .then(|| repeat(hay, back, dense, (at, to), period.hint))
+                .then(|| repeat(hay, (reach, ahead), (at, to), period.hint))
                 .flatten();
             tries -= 1;
             let Some((d, m, skip_to, end)) = found_period else {
@@ -1786,16 +1859,32 @@ impl Prefilter {
             found += part((at, m - d), hits);
             let kept = hits.len();
             let one = part((m - d, m), hits);
+            // What its hits read before their signatures: a dropped hit is not kept,
+            // so any keyword's most where one was.
+            let reads = if one == hits.len() - kept {
+                dense.hit_reads(gating, &hits[kept..]).0
+            } else {
+                before
+            };
+            if reads > reach {
+                // Copies of its hits might read bytes before the stretch checked:
+                // read as they are, and the period looked for past them with what any
+                // hit reads.
+                (found, at, reach) = (found + one, m, before);
+                period.reach = None;
+                continue;
+            }
             period.hits.clear();
             period.hits.extend_from_slice(&hits[kept..]);
             (period.d, period.first, period.found, period.end) = (d, m - d, one, end);
-            period.hint = d;
+            (period.hint, period.reach) = (d, (reads < before).then_some(reads));
             found += one + period.copy(&dense.offsets, (m, skip_to), hits, runs);
             if skip_to == to {
                 return found;
             }
             period.d = 0;
-            period.again = again(end, d);
+            reach = reads;
+            period.again = again(end, d, reach).max(skip_to);
             at = period.again.min(to);
             found += part((skip_to, at), hits);
         }
@@ -2300,11 +2389,15 @@ mod tests {
         for len in [1, 7, 64, 67, 162, 200, 256, 257, 522, 1024, 1025] {
             let text = unit(len).repeat(12 * BLOCK / len);
             let (at, to) = (4 * BLOCK, 5 * BLOCK);
-            let found = repeat(&text, 77, dense, (at, to), 0);
+            let found = repeat(&text, dense.reads(77), (at, to), 0);
             // A hint of the period, or of none, finds the same.
-            assert_eq!(repeat(&text, 77, dense, (at, to), len), found, "{len}");
+            assert_eq!(
+                repeat(&text, dense.reads(77), (at, to), len),
+                found,
+                "{len}"
+            );
             if len > 3 {
-                assert_eq!(repeat(&text, 77, dense, (at, to), 3), found, "{len}");
+                assert_eq!(repeat(&text, dense.reads(77), (at, to), 3), found, "{len}");
             }
             if len > PERIOD {
                 assert_eq!(found, None, "{len}");
@@ -2315,6 +2408,40 @@ mod tests {
                 Some((len, at + len, to)),
                 "{len}"
             );
+        }
+    }
+
+    /// Past a break, a period goes on being copied from where the text repeats again
+    /// (see [`resume`]), which may be right after it: a keyword whose first bytes lie
+    /// in the first period past the break, and whose signature lies past that period,
+    /// has no hit one period before (its first bytes there are the break's). It is
+    /// found all the same, and its copies too: the stretch is checked from as many
+    /// bytes before the period as any keyword has before its signature, not only the
+    /// hits' own (here `eyJ`'s two). A stretch of another unit, with the same period,
+    /// ends where the next one starts; any phase of the two.
+    #[test]
+    fn keywords_that_start_where_a_period_resumes_are_copied() {
+        let keywords = [b"eyj".to_vec(), b"aaaazqxj".to_vec()];
+        let pre = Prefilter::new(&keywords, &[])
+            .unwrap()
+            .with_sources(&keywords, vec![None, None]);
+        let dense = &pre.keywords.as_ref().expect("keywords").dense;
+        assert_eq!(dense.offsets[1], 4, "the signature is `zqxj`");
+        let rotate = |unit: &[u8], r: usize| [&unit[r..], &unit[..r]].concat();
+        for r in 0..16 {
+            let (before, after) = (
+                rotate(b"eyJ-bbbbbbbbmnop", r),
+                rotate(b"eyJ-aaaazqxjmnop", r),
+            );
+            let text = [before.repeat(300), after.repeat(300)].concat();
+            let mut walked = Vec::new();
+            pre.walk.run(&text.to_ascii_lowercase(), |state, i| {
+                pre.walk.push_ends(state, i, &mut walked)
+            });
+            walked.sort_unstable_by_key(|&(k, h)| (h, k));
+            assert!(walked.iter().filter(|h| h.0 == 1).count() >= 299);
+            let copied = pre.dense_hits(&text, (true, None), 0);
+            assert!(copied == walked, "phase {r}");
         }
     }
 
