@@ -761,6 +761,51 @@ pub(crate) struct Period {
     /// Where the text stopped repeating, the first place from which a period can be
     /// found again (see [`Prefilter::dense_block`]).
     again: usize,
+    /// When a block the sieve crowds with flags is next asked whether it repeats.
+    pub(crate) crowded: Backoff,
+}
+
+/// A block the sieve flags once in `CROWDED` bytes or more is asked whether it repeats
+/// (see [`Prefilter::find_gated`]).
+const CROWDED: usize = 32;
+
+/// Asks that fail are made after more and more blocks: 1, 2, 4, … up to
+/// [`Backoff::MOST`] between them; one that succeeds starts over.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Backoff {
+    /// Blocks to let go by before the next ask.
+    wait: u32,
+    /// Asks failed in a row.
+    failed: u32,
+    /// Asks made (tests).
+    #[cfg(test)]
+    pub(crate) asked: usize,
+}
+
+impl Backoff {
+    const MOST: u32 = 16;
+
+    /// Whether to ask now (a block goes by when not).
+    fn due(&mut self) -> bool {
+        if self.wait > 0 {
+            self.wait -= 1;
+            return false;
+        }
+        true
+    }
+
+    fn answer(&mut self, found: bool) {
+        #[cfg(test)]
+        {
+            self.asked += 1;
+        }
+        if found {
+            (self.wait, self.failed) = (0, 0);
+        } else {
+            self.wait = (1 << self.failed.min(4)).min(Self::MOST);
+            self.failed += 1;
+        }
+    }
 }
 
 impl Period {
@@ -1050,7 +1095,7 @@ pub(crate) struct Scratch {
     /// A dense block's hits of short keywords (see [`Prefilter::short_dense`]).
     short: Vec<Hit>,
     /// The period carried from block to block (see [`Prefilter::dense_block`]).
-    period: Period,
+    pub(crate) period: Period,
     /// The copies reported as runs, when the caller wants them.
     pub(crate) runs: Runs,
 }
@@ -1422,6 +1467,12 @@ impl Prefilter {
         self
     }
 
+    /// Whether the keywords are found by the sieve (tests).
+    #[cfg(test)]
+    pub(crate) fn sieved(&self) -> bool {
+        self.keywords.as_ref().is_some_and(|k| k.sieve.is_some())
+    }
+
     /// Keyword `k`'s gate, as dense blocks use it (tests).
     #[cfg(test)]
     pub(crate) fn gate(&self, k: u32) -> Option<&Gate> {
@@ -1542,6 +1593,7 @@ impl Prefilter {
         *period = Period {
             hint: period.hint,
             reach: period.reach,
+            crowded: period.crowded,
             hits: std::mem::take(&mut period.hits),
             ..Period::default()
         };
@@ -1593,8 +1645,8 @@ impl Prefilter {
                     let before = hits.len();
                     // Hits found, whether or not a dense block's gates reported them.
                     let mut found = None;
-                    // Teddy's stops (see below).
-                    let mut stops = 0;
+                    // Teddy's stops (see below), and the positions the sieve flagged.
+                    let (mut stops, mut flags) = (0, 0);
                     if dense_block {
                         let text = (hay, lower);
                         let gates = (dense.gates.as_ref())
@@ -1610,7 +1662,7 @@ impl Prefilter {
                         // Signatures starting in `at..to`: the span ends a signature
                         // length, less one, later.
                         if let Some(sieve) = sieve {
-                            stops += self.sieve_hits(sieve, hay, (at, to), hits);
+                            (stops, flags) = self.sieve_hits(sieve, hay, (at, to), hits);
                         } else {
                             for (searcher, by_sig) in searchers {
                                 let end = (to + SIG - 1).min(hay.len());
@@ -1633,13 +1685,28 @@ impl Prefilter {
                     let found = found.unwrap_or(stops);
                     // A probe's few hundred bytes say less: it is dense at twice the
                     // hits (a storm has ten times them), and not by a period.
+                    // A block the sieve flags every few bytes without a keyword (a
+                    // hash run into the text before it, again and again) costs a
+                    // lookup a flag: where it repeats, a dense block reads one period
+                    // and compares the rest. It is looked for after fewer and fewer
+                    // such blocks while none is found (random hex flags as much and
+                    // never repeats). A dense block whose period goes on stays dense,
+                    // hits or none.
+                    let keyed = 8 * found * BLOCK >= DENSE_HITS * (to - at);
+                    let crowded = !dense_block
+                        && !keyed
+                        && flags * CROWDED >= to - at
+                        && period.crowded.due();
+                    let ask = keyed || crowded || (dense_block && period.d > 0);
                     dense_block = if probe {
                         found * BLOCK >= 2 * DENSE_HITS * (to - at)
                     } else {
                         found * BLOCK >= DENSE_HITS * (to - at)
-                            || (8 * found * BLOCK >= DENSE_HITS * (to - at)
-                                && repeats(hay, dense, gated, (at, to), period))
+                            || (ask && repeats(hay, dense, gated, (at, to), period))
                     };
+                    if crowded {
+                        period.crowded.answer(dense_block);
+                    }
                     at = to;
                     // A run counts as one hit: it costs the stream one candidate.
                     if hits.len() - first + runs.runs.len() >= most && at < hay.len() {
@@ -1681,7 +1748,7 @@ impl Prefilter {
     /// The hits in `hay` of the keywords whose signature (or, for a two-byte keyword
     /// the sieve compares, whose bytes) start in `at..to`, appended to `hits` in
     /// order step by step (not within one); returns how many signatures and two-byte
-    /// keywords were found, hits or not.
+    /// keywords were found, hits or not, and how many positions the sieve flagged.
     #[inline(always)]
     fn sieve_hits(
         &self,
@@ -1689,8 +1756,8 @@ impl Prefilter {
         hay: &[u8],
         (at, to): (usize, usize),
         hits: &mut Vec<Hit>,
-    ) -> usize {
-        let stops = sieve.find(hay, (at, to), |s, at_sig| {
+    ) -> (usize, usize) {
+        let (stops, flags) = sieve.find(hay, (at, to), |s, at_sig| {
             let Some(owners) = by_sig.get(s as usize) else {
                 // A two-byte keyword, compared exactly.
                 let (_, k) = self.short[s as usize - by_sig.len()];
@@ -1707,9 +1774,9 @@ impl Prefilter {
         });
         // Two-byte keywords the sieve does not compare.
         if sieve.has_pairs() {
-            stops
+            (stops, flags)
         } else {
-            stops + self.short_hits(hay, (at, to), hits)
+            (stops + self.short_hits(hay, (at, to), hits), flags)
         }
     }
 

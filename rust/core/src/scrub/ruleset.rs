@@ -1025,6 +1025,59 @@ mod tests {
         assert_eq!(hits, want);
     }
 
+    /// Text with no keyword that the sieve flags every few bytes (a hash run into a
+    /// branch name, printed again and again) is read a period at a time where it
+    /// repeats, as a storm is: the hits are those asked afresh, credentials planted
+    /// in it among them, and the text is asked whether it repeats a few times a
+    /// stretch. The same lines numbered at random, which the sieve flags as much and
+    /// which never repeat, are asked after more and more blocks: about
+    /// 20 times in 1 MiB (256 blocks), not 256.
+    #[test]
+    fn crowded_text_that_repeats_is_read_a_period_at_a_time() {
+        let set = RuleSet::builtin();
+        let pre = &set.prefilter;
+        if !pre.sieved() {
+            return; // No AVX-512: no sieve, no flags.
+        }
+        let never = |_: u32, _: &[u8], _: usize, _: Option<usize>| false;
+        let kill: Kill<'_> = &never;
+        let unit = "pull-request-3dec171ce124d3c1c36c3e2fd4f70608d9d9475a";
+        let pat = " ghp_aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5 ";
+        let mut text = unit.repeat((256 << 10) / unit.len()).into_bytes();
+        for at in [50_000, 120_001, 200_003] {
+            text.splice(at..at, pat.bytes());
+        }
+        let mut scratch = crate::scrub::prefilter::Scratch::default();
+        let mut hits = gated_hits(pre, &text, &mut scratch, kill);
+        let from = 2 * crate::scrub::prefilter::BLOCK;
+        hits.retain(|&(_, at)| at >= from);
+        let mut want = opened_hits(pre, &text, from, Some(kill));
+        want.retain(|&(_, at)| at >= from);
+        assert_eq!(hits, want);
+        let pats = hits
+            .iter()
+            .filter(|&&(_, at)| text[at..].starts_with(b"ghp_"));
+        assert_eq!(pats.count(), 3);
+        let asked = scratch.period.crowded.asked;
+        assert!((1..=8).contains(&asked), "asked {asked} times");
+        // Each line numbered: flagged as much, and no period.
+        let mut x = 0x6A09_E667_F3BC_C909u64;
+        let mut lines = Vec::new();
+        while lines.len() < 1 << 20 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            lines.extend_from_slice(format!("{unit} {:08}\n", x % 100_000_000).as_bytes());
+        }
+        let mut scratch = crate::scrub::prefilter::Scratch::default();
+        let mut hits = gated_hits(pre, &lines, &mut scratch, kill);
+        hits.retain(|&(_, at)| at >= from);
+        // Read through the sieve, every hit is reported (gates are a dense block's).
+        assert_eq!(hits, pre.dense_hits(&lines, (false, None), from));
+        let asked = scratch.period.crowded.asked;
+        assert!((8..=20).contains(&asked), "asked {asked} times");
+    }
+
     /// Where a caller takes the copies of a period's hits as runs (the stream, for the
     /// rules whose candidates have followers), a dense block reports each hit its gate
     /// opens and a judgement that reads up to 128 bytes past it keeps (from the third

@@ -291,17 +291,19 @@ impl Sieve {
 
     /// Calls `found(signature, start)` for each of the sieve's signatures that occurs
     /// in `hay` (ASCII case ignored) starting in `at..to`, and `found(signatures +
-    /// j, start)` for each occurrence of pair `j` (case kept); returns how many. Positions
-    /// come in order from one step of 64 to the next, not within one.
+    /// j, start)` for each occurrence of pair `j` (case kept); returns how many, and
+    /// how many positions its tables flagged (each one costs a lookup, a signature
+    /// there or not). Positions come in order from one step of 64 to the next, not
+    /// within one.
     pub(crate) fn find(
         &self,
         hay: &[u8],
         (at, to): (usize, usize),
         found: impl FnMut(u32, usize),
-    ) -> usize {
+    ) -> (usize, usize) {
         let to = to.min(hay.len());
         if at >= to {
-            return 0;
+            return (0, 0);
         }
         #[cfg(target_arch = "x86_64")]
         {
@@ -376,10 +378,10 @@ struct Scan<'a, F> {
 
 #[cfg(target_arch = "x86_64")]
 impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
-    type Output = usize;
+    type Output = (usize, usize);
 
     #[inline(always)]
-    fn call(self) -> usize {
+    fn call(self) -> (usize, usize) {
         let Scan {
             sieve,
             hay,
@@ -395,7 +397,7 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
             f._mm512_andnot_si512(bw._mm512_srli_epi16::<1>(f._mm512_and_si512(v, bit6)), v)
         };
         let exact = &sieve.exact;
-        let mut count = 0;
+        let (mut count, mut flags) = (0, 0);
         // Lane `i` of this selects lane `i + 1` of the pair (`vpermt2w`): the bytes
         // from two on.
         let up_one = bytemuck::cast::<[u16; 32], __m512i>(std::array::from_fn(|i| i as u16 + 1));
@@ -470,6 +472,7 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
             for (mut flagged, parity) in
                 [(even_flagged & even_keep, 0), (odd_flagged & odd_keep, 1)]
             {
+                flags += flagged.count_ones() as usize;
                 while flagged != 0 {
                     let off = 2 * flagged.trailing_zeros() as usize + parity;
                     flagged &= flagged - 1;
@@ -487,7 +490,7 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
             }
             p += LANES;
         }
-        count
+        (count, flags)
     }
 }
 
@@ -590,8 +593,15 @@ mod tests {
 
     fn sieved(sieve: &Sieve, hay: &[u8], span: (usize, usize)) -> Vec<(u32, usize)> {
         let mut all = Vec::new();
-        let n = sieve.find(hay, span, |s, at| all.push((s, at)));
+        let (n, flags) = sieve.find(hay, span, |s, at| all.push((s, at)));
         assert_eq!(n, all.len());
+        // Every signature's position is flagged (pairs are compared apart).
+        let mut at: Vec<usize> = (all.iter().filter(|&&(s, _)| s < sieve.sigs))
+            .map(|&(_, at)| at)
+            .collect();
+        at.sort_unstable();
+        at.dedup();
+        assert!(flags >= at.len(), "{flags} flagged, {} positions", at.len());
         all.sort_unstable();
         all
     }
