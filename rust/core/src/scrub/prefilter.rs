@@ -794,6 +794,12 @@ impl Backoff {
         true
     }
 
+    /// Asks failed in a row (tests).
+    #[cfg(test)]
+    pub(crate) fn failed(&self) -> u32 {
+        self.failed
+    }
+
     fn answer(&mut self, found: bool) {
         #[cfg(test)]
         {
@@ -1683,21 +1689,22 @@ impl Prefilter {
                     // Through Teddy, what costs is its stops: each signature found,
                     // a keyword or not, and each short keyword's hit.
                     let found = found.unwrap_or(stops);
-                    // A probe's few hundred bytes say less: it is dense at twice the
-                    // hits (a storm has ten times them), and not by a period.
                     // A block the sieve flags every few bytes without a keyword (a
                     // hash run into the text before it, again and again) costs a
                     // lookup a flag: where it repeats, a dense block reads one period
-                    // and compares the rest. It is looked for after fewer and fewer
-                    // such blocks while none is found (random hex flags as much and
-                    // never repeats). A dense block whose period goes on stays dense,
-                    // hits or none.
+                    // and compares the rest. It is asked after more and more such
+                    // blocks while none repeats (lines numbered at random are flagged
+                    // as much and never do). A dense block whose period goes on stays
+                    // dense, hits or none.
                     let keyed = 8 * found * BLOCK >= DENSE_HITS * (to - at);
                     let crowded = !dense_block
+                        && !probe
                         && !keyed
                         && flags * CROWDED >= to - at
                         && period.crowded.due();
                     let ask = keyed || crowded || (dense_block && period.d > 0);
+                    // A probe's few hundred bytes say less: it is dense at twice the
+                    // hits (a storm has ten times them), and not by a period.
                     dense_block = if probe {
                         found * BLOCK >= 2 * DENSE_HITS * (to - at)
                     } else {

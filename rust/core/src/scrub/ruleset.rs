@@ -1058,8 +1058,10 @@ mod tests {
             .iter()
             .filter(|&&(_, at)| text[at..].starts_with(b"ghp_"));
         assert_eq!(pats.count(), 3);
+        // Asked where the slice starts and past the credentials, and found to repeat.
         let asked = scratch.period.crowded.asked;
         assert!((1..=8).contains(&asked), "asked {asked} times");
+        assert_eq!(scratch.period.crowded.failed(), 0);
         // Each line numbered: flagged as much, and no period.
         let mut x = 0x6A09_E667_F3BC_C909u64;
         let mut lines = Vec::new();
@@ -1076,6 +1078,7 @@ mod tests {
         assert_eq!(hits, pre.dense_hits(&lines, (false, None), from));
         let asked = scratch.period.crowded.asked;
         assert!((8..=20).contains(&asked), "asked {asked} times");
+        assert_eq!(scratch.period.crowded.failed() as usize, asked);
     }
 
     /// Where a caller takes the copies of a period's hits as runs (the stream, for the

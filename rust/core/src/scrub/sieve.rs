@@ -472,10 +472,10 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
             for (mut flagged, parity) in
                 [(even_flagged & even_keep, 0), (odd_flagged & odd_keep, 1)]
             {
-                flags += flagged.count_ones() as usize;
                 while flagged != 0 {
                     let off = 2 * flagged.trailing_zeros() as usize + parity;
                     flagged &= flagged - 1;
+                    flags += 1;
                     // Bytes past the slice are zeros, which no signature has.
                     let word = lowercase(word_at(hay, p + off));
                     let four = exact.hits(word);
