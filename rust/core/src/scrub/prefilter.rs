@@ -416,6 +416,15 @@ struct Dense {
     offset_most: usize,
 }
 
+/// The most bytes before a hit's start that the gate of a keyword with `source` reads:
+/// a guard reads 2 (the `\` of an escape); a run, its most and one.
+fn reads_back(source: Option<&Source>) -> usize {
+    match source {
+        Some(Source::Before(run)) => (run.max + 1).max(2),
+        _ => 2,
+    }
+}
+
 /// A keyword's rule, for its gate.
 #[derive(Debug)]
 pub(crate) enum Source {
@@ -449,10 +458,7 @@ impl Gates {
     /// The most bytes before a hit's start that keyword `k`'s gate reads (see
     /// [`Gates::back`]).
     fn back_of(&self, k: u32) -> usize {
-        match &self.sources[k as usize].1 {
-            Some(Source::Before(run)) => (run.max + 1).max(2),
-            _ => 2,
-        }
+        reads_back(self.sources[k as usize].1.as_ref())
     }
 
     #[cold]
@@ -505,9 +511,9 @@ impl Dense {
             ends,
             longest,
             gates: None,
-            offsets: offset.clone(),
-            lens: patterns.iter().map(|p| p.len() as u32).collect(),
             offset_most: offset.iter().copied().max().unwrap_or(0) as usize,
+            offsets: offset,
+            lens: patterns.iter().map(|p| p.len() as u32).collect(),
         }
     }
 
@@ -755,8 +761,8 @@ pub(crate) struct Period {
     /// The last period found, carried or not: [`repeat`] tries it first.
     hint: usize,
     /// The most bytes before its signature a hit of that period reads (see
-    /// [`Dense::hit_reads`]), when every hit found there was reported; `None` when
-    /// not known (dropped hits are not kept).
+    /// [`Dense::hit_reads`]; where a hit was dropped, which is not kept, what any gate
+    /// reads); `None` when not known.
     reach: Option<usize>,
     /// Where the text stopped repeating, the first place from which a period can be
     /// found again (see [`Prefilter::dense_block`]).
@@ -769,8 +775,8 @@ pub(crate) struct Period {
 /// (see [`Prefilter::find_gated`]).
 const CROWDED: usize = 32;
 
-/// Asks that fail are made after more and more blocks: 1, 2, 4, … up to
-/// [`Backoff::MOST`] between them; one that succeeds starts over.
+/// Asks that fail are made after more and more blocks: 1, 2, 4, … up to 16 between
+/// them; one that succeeds starts over.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Backoff {
     /// Blocks to let go by before the next ask.
@@ -783,8 +789,6 @@ pub(crate) struct Backoff {
 }
 
 impl Backoff {
-    const MOST: u32 = 16;
-
     /// Whether to ask now (a block goes by when not).
     fn due(&mut self) -> bool {
         if self.wait > 0 {
@@ -808,7 +812,7 @@ impl Backoff {
         if found {
             (self.wait, self.failed) = (0, 0);
         } else {
-            self.wait = (1 << self.failed.min(4)).min(Self::MOST);
+            self.wait = 1 << self.failed.min(4);
             self.failed += 1;
         }
     }
@@ -1455,12 +1459,10 @@ impl Prefilter {
         sources: Vec<Option<Source>>,
     ) -> Prefilter {
         if let Some(k) = &mut self.keywords {
-            // A guard reads 2 bytes back (the `\` of an escape); a run, its most and one.
-            let back = (sources.iter().flatten())
-                .filter_map(|source| match source {
-                    Source::Before(run) => Some(run.max + 1),
-                    Source::Pattern(..) => None,
-                })
+            let back = sources
+                .iter()
+                .map(Option::as_ref)
+                .map(reads_back)
                 .fold(2, usize::max);
             let sources: Vec<_> = keywords.iter().cloned().zip(sources).collect();
             let built = sources.iter().map(|_| OnceLock::new()).collect();
@@ -1920,7 +1922,7 @@ impl Prefilter {
         // The stretch is checked from the bytes the last period's hits read before
         // their signatures, where known (a storm's keywords stay the same): past a
         // break, its next hits are read from right after it.
-        let mut reach = period.reach.map_or(before, |r| r.min(before));
+        let mut reach = period.reach.unwrap_or(before);
         while at < to {
             let found_period = (tries > 0)
                 .then(|| repeat(hay, (reach, ahead), (at, to), period.hint))
@@ -1951,7 +1953,7 @@ impl Prefilter {
             period.hits.clear();
             period.hits.extend_from_slice(&hits[kept..]);
             (period.d, period.first, period.found, period.end) = (d, m - d, one, end);
-            (period.hint, period.reach) = (d, (reads < before).then_some(reads));
+            (period.hint, period.reach) = (d, Some(reads));
             found += one + period.copy(&dense.offsets, (m, skip_to), hits, runs);
             if skip_to == to {
                 return found;

@@ -971,11 +971,8 @@ mod tests {
                 for &at in edits {
                     text[at..at + 4].copy_from_slice(b"ZZ!Z");
                 }
-                let (mut hits, mut dense) = (Vec::new(), false);
                 asked.set(0);
-                let kill: Kill<'_> = &judge;
-                let gated = (true, Some(kill), usize::MAX);
-                pre.find_gated(&text, &mut scratch, &mut hits, &mut dense, gated);
+                let mut hits = gated_hits(pre, &text, &mut scratch, &judge);
                 let read = asked.get();
                 // Hits are compared from the third block on (the first is read
                 // through the sieve, whose hits are all reported).
