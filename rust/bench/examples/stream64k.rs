@@ -1,5 +1,7 @@
 //! Profiling target: the clean corpus (DENSE=1: one credential per 4 KiB) streamed in
-//! 64 KiB chunks (or `CHUNK` bytes), output buffer reused. `cargo run --release -p scrubline-bench --example stream64k`
+//! 64 KiB chunks (or `CHUNK` bytes), output buffer reused; `FILE=path` streams that
+//! file instead (the first `SIZE_MIB`, for example a corpus `benches/compare.py`
+//! wrote). `cargo run --release -p scrubline-bench --example stream64k`
 use std::time::Instant;
 
 use scrubline_bench::corpus;
@@ -12,7 +14,14 @@ fn main() {
     let rounds: usize = std::env::var("ROUNDS").map_or(5, |v| v.parse().expect("ROUNDS"));
     let chunk: usize = std::env::var("CHUNK").map_or(65536, |v| v.parse().expect("CHUNK"));
     let dense = std::env::var("DENSE").is_ok();
-    let (text, _) = corpus(mib << 20, dense.then_some(4096));
+    let text = match std::env::var("FILE") {
+        Ok(path) => {
+            let mut t = std::fs::read(&path).expect("FILE");
+            t.truncate(mib << 20);
+            t
+        }
+        Err(_) => corpus(mib << 20, dense.then_some(4096)).0,
+    };
     let mut out = Vec::with_capacity(text.len());
     let mut best = f64::MAX;
     for _ in 0..rounds {
@@ -25,12 +34,16 @@ fn main() {
         s.flush(&mut out);
         best = best.min(t.elapsed().as_secs_f64());
     }
-    if !dense {
-        assert_eq!(out.len(), text.len());
-    }
+    let name = match std::env::var("FILE") {
+        Ok(path) => path,
+        Err(_) if dense => "dense".into(),
+        Err(_) => {
+            assert_eq!(out.len(), text.len());
+            "clean".into()
+        }
+    };
     println!(
-        "{}, {chunk} B chunks: {:.0} MB/s, {:.0} ns per call (best of {rounds})",
-        if dense { "dense" } else { "clean" },
+        "{name}, {chunk} B chunks: {:.0} MB/s, {:.0} ns per call (best of {rounds})",
         text.len() as f64 / best / 1e6,
         best * 1e9 / text.len().div_ceil(chunk) as f64
     );

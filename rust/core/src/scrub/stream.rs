@@ -12,7 +12,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use regex_automata::dfa::Automaton;
+use regex_automata::dfa::{dense, Automaton};
 use regex_automata::util::primitives::StateID;
 
 use super::guard::{is_filler, is_placeholder};
@@ -251,6 +251,8 @@ pub struct Scrubber {
     pub(super) eager_trail: Trail,
     /// Per rule, the last [`Head`] recorded.
     pub(super) heads: Vec<Head>,
+    /// Per rule, the states its DFA loops in (see [`Loops`]).
+    pub(super) loops: Vec<Loops>,
     /// Per rule, the bytes of the last candidates whose DFA died (see [`Memo`]).
     pub(super) memos: Vec<Memo>,
     /// Per rule with a run before its keyword, the last run measured: `(hit, run)`
@@ -346,6 +348,44 @@ pub(super) struct Trail {
 pub(super) struct Head {
     start: u64,
     state: StateID,
+}
+
+/// For one rule's DFA, the bytes on which a state goes back to itself, for the states
+/// a candidate was seen to loop in. A long token's body and a PEM block's lines are
+/// such runs: after one byte that kept the state, the bytes that follow are read by a
+/// table lookup each until one does not, with no transition and no dependency between
+/// one byte's load and the next (about half the bytes candidates read in the dense
+/// corpus of `benches/compare.py`). Made for the first [`LOOPS`] states that ask; a
+/// state past them is read step by step.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Loops {
+    states: Vec<(StateID, Box<[bool; 256]>)>,
+    /// Tests only: the bytes read by the tables.
+    #[cfg(test)]
+    read: u64,
+}
+
+/// The most states a rule keeps a [`Loops`] table for.
+const LOOPS: usize = 16;
+
+impl Loops {
+    /// The bytes on which `state` goes back to itself in `dfa`, or `None` when the rule
+    /// has tables for [`LOOPS`] other states.
+    fn table(&mut self, dfa: &dense::DFA<Vec<u32>>, state: StateID) -> Option<&[bool; 256]> {
+        let i = match self.states.iter().position(|(s, _)| *s == state) {
+            Some(i) => i,
+            None if self.states.len() == LOOPS => return None,
+            None => {
+                let mut t = Box::new([false; 256]);
+                for b in 0..=255u8 {
+                    t[b as usize] = dfa.next_state(state, b) == state;
+                }
+                self.states.push((state, t));
+                self.states.len() - 1
+            }
+        };
+        Some(&self.states[i].1)
+    }
 }
 
 impl Head {
@@ -540,6 +580,7 @@ impl Scrubber {
             trails: vec![Trail::default(); n],
             eager_trail: Trail::default(),
             heads: vec![Head::NONE; n],
+            loops: vec![Loops::default(); n],
             memos: vec![Memo::default(); n],
             runs: vec![(u64::MAX, 0); n],
             verdicts: vec![Verdict::default(); n],
@@ -1293,6 +1334,7 @@ impl Scrubber {
                     trail,
                     &mut self.memos[rule_ix as usize],
                     &mut self.heads[rule_ix as usize],
+                    None,
                 ),
                 &mut self.scratch,
                 limit,
@@ -1991,23 +2033,25 @@ impl Scrubber {
                 }
             }
             let mut none = Head::NONE;
-            let (trail, head) = if shortcuts {
+            let (trail, head, loops) = if shortcuts {
                 (
                     &mut self.trails[c.rule as usize],
                     &mut self.heads[c.rule as usize],
+                    Some(&mut self.loops[c.rule as usize]),
                 )
             } else {
-                // A trail no one joins (see `add_keyword_candidate`), and no head.
+                // A trail no one joins (see `add_keyword_candidate`), no head, and
+                // every byte stepped through.
                 self.eager_trail.start = u64::MAX;
                 self.eager_trail.states.clear();
-                (&mut self.eager_trail, &mut none)
+                (&mut self.eager_trail, &mut none, None)
             };
             self.work += run(
                 &self.set,
                 &self.buf,
                 self.base,
                 c,
-                (trail, memo, head),
+                (trail, memo, head, loops),
                 &mut self.scratch,
                 end,
                 eof,
@@ -2118,7 +2162,7 @@ fn run(
     buf: &[u8],
     base: u64,
     c: &mut Candidate,
-    (trail, memo, head): (&mut Trail, &mut Memo, &mut Head),
+    (trail, memo, head, mut loops): (&mut Trail, &mut Memo, &mut Head, Option<&mut Loops>),
     scratch: &mut Vec<StateID>,
     end: u64,
     eof: bool,
@@ -2201,6 +2245,7 @@ fn run(
     }
     while fate == Fate::Live && pos < end {
         fed += 1;
+        let before = state;
         if step(&mut state, pos, &mut best, &mut met) {
             fate = Fate::Done(best);
             (died, killed) = (true, true);
@@ -2236,6 +2281,49 @@ fn run(
             fate = Fate::Overflow;
             pos = start + rule.max_len as u64;
             break;
+        }
+        // A state that went back to itself: the bytes after it that do the same are
+        // read by its table (see [`Loops`]), up to the bytes a trail may be joined on
+        // and short of the cap. Their states are recorded as stepping records them,
+        // for the trail and a follower's period (below). A candidate with followers
+        // reads by table only until it has a period of states: from there, a copy
+        // (below) takes the period's repeats in one comparison, not a lookup a byte.
+        if state == before {
+            let mut stop = end.min(cap - 1);
+            if joinable && !joined && trail_end > pos {
+                stop = stop.min(trail.from.max(pos));
+            }
+            if d > 0 && record {
+                stop = stop.min(pos + (d + 1).saturating_sub(scratch.len()) as u64);
+            }
+            let table = match loops.as_deref_mut() {
+                Some(loops) if stop > pos => loops.table(dfa, state),
+                _ => None,
+            };
+            if let Some(table) = table {
+                let k = (buf[at(pos)..at(stop)].iter())
+                    .position(|&b| !table[b as usize])
+                    .unwrap_or((stop - pos) as usize);
+                if k > 0 {
+                    // The state after each of these bytes is `state`; a match state
+                    // sets `best` from the last one's (as `step` would).
+                    let last = pos + k as u64 - 1;
+                    if dfa.is_match_state(state) {
+                        let b = buf[at(last)];
+                        best = (!rule.right_guard.is_some_and(|g| g.contains(b))).then_some(last);
+                        met = Some((last, best));
+                    }
+                    if record {
+                        scratch.extend(std::iter::repeat_n(state, k));
+                    }
+                    #[cfg(test)]
+                    if let Some(loops) = loops.as_deref_mut() {
+                        loops.read += k as u64;
+                    }
+                    fed += k as u64;
+                    pos += k as u64;
+                }
+            }
         }
         // A candidate with followers (see [`Follow`]), in a state it was in `d` bytes
         // before with no match state since: while the text repeats with the period
@@ -3241,6 +3329,164 @@ mod tests {
         "sk-sk-ghp_ghp_AKIA eyJ-eyJ- xoxb- password: ",
         "def authorization(self, bearer, token, key):\n    return self.secret\n",
     ];
+
+    /// A candidate's DFA that loops in one state reads the run by its table (see
+    /// [`Loops`]): all but the bytes before the loop and the one that leaves it; the
+    /// match and where it ends are those of stepping through every byte.
+    #[test]
+    fn runs_a_state_loops_on_are_read_by_its_table() {
+        let mut rule = RuleSpec::custom("tk", "tok_[a-z]{8,}[0-9]", vec!["tok_".into()]);
+        rule.max_len = 4096;
+        let set = Arc::new(RuleSet::new(&[rule], &[], "[{rule}]").unwrap());
+        // Letters in turn (a run of one letter is filler, not a secret).
+        let letters =
+            |n: usize| -> String { (0..n).map(|i| (b'a' + (i % 26) as u8) as char).collect() };
+        let text = format!("x tok_{}1 y tok_{}. z", letters(1000), letters(3000));
+        let want = format!("x [tk] y tok_{}. z", letters(3000));
+        for chunk in [text.len(), 4096, 100, 7] {
+            for plain in [true, false] {
+                let (s, (out, _)) = scrubber_after(set.clone(), text.as_bytes(), chunk, plain);
+                assert!(out == want.as_bytes(), "chunks of {chunk}, plain: {plain}");
+                let read: u64 = s.loops.iter().map(|l| l.read).sum();
+                if plain {
+                    assert_eq!(read, 0);
+                } else {
+                    // 4,000 letters, less for each candidate the 12 fed plainly
+                    // (with `tok_`, its first WARM bytes) and the one stepped to see
+                    // the state loop; less one for each chunk that arrives mid-run.
+                    let most = 4000 - 2 * (WARM as usize - 4 + 1);
+                    let least = most - text.len().div_ceil(chunk);
+                    assert!(
+                        (least..=most).contains(&(read as usize)),
+                        "{read} in chunks of {chunk}"
+                    );
+                    if chunk == text.len() {
+                        assert_eq!(read as usize, most);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rules whose DFAs loop: on a class that holds their keywords' bytes (a later
+    /// candidate starts inside an earlier one's loop, and joins its trail), with a
+    /// digit to end on; in a match state, with a right guard (the match ends where
+    /// the last byte of the run leaves it).
+    fn looping_rules() -> Arc<RuleSet> {
+        static SET: std::sync::OnceLock<Arc<RuleSet>> = std::sync::OnceLock::new();
+        SET.get_or_init(|| {
+            let mut a = RuleSpec::custom("ka", "kk_[a-z_]{6,}[0-9]", vec!["kk_".into()]);
+            a.max_len = 65536;
+            let mut b = RuleSpec::custom("kb", "qq_[a-z0-9]{4,}", vec!["qq_".into()]);
+            b.right_guard = "[A-Z]".into();
+            b.max_len = 65536;
+            Arc::new(RuleSet::new(&[a, b], &[], "[{rule}]").unwrap())
+        })
+        .clone()
+    }
+
+    /// A candidate whose state loops, read by its table up to the end of what has
+    /// arrived, leaves its rule's trail (see [`Trail`]) as stepping does: a state
+    /// for every byte it read, each the one its DFA is in after that byte, so a later
+    /// candidate that joins it takes the right outcome.
+    #[test]
+    fn a_trail_holds_the_states_a_table_read() {
+        let set = looping_rules();
+        let rule = set.rules.iter().position(|r| r.info.id == "ka").unwrap();
+        let dfa = &set.rules[rule].matcher().unwrap().dfa;
+        let letters: String = (0..3000)
+            .map(|i| (b'a' + (i * 7 % 26) as u8) as char)
+            .collect();
+        let text = format!("x kk_{letters}");
+        for chunk in [text.len(), 1000, 99] {
+            let mut s = Scrubber::new(set.clone());
+            for piece in text.as_bytes().chunks(chunk) {
+                s.feed(piece, &mut Vec::new());
+            }
+            assert!(
+                s.loops[rule].read > 2000,
+                "{} read by the table",
+                s.loops[rule].read
+            );
+            let c = &s.cands[0];
+            let trail = &s.trails[rule];
+            assert_eq!(
+                trail.from + trail.states.len() as u64,
+                c.pos,
+                "chunks of {chunk}"
+            );
+            let mut state = set.rules[rule].matcher().unwrap().start;
+            for p in c.start..trail.from {
+                state = dfa.next_state(state, text.as_bytes()[p as usize]);
+            }
+            for (i, &recorded) in trail.states.iter().enumerate() {
+                state = dfa.next_state(state, text.as_bytes()[trail.from as usize + i]);
+                assert_eq!(
+                    recorded,
+                    state,
+                    "byte {}, chunks of {chunk}",
+                    trail.from as usize + i
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Text of keywords, runs of the looping rules' classes and bytes that end
+        /// or break them, in chunks: as feeding every byte through each candidate's
+        /// DFA gives.
+        #[test]
+        fn loops_read_by_tables_equal_plain_feeding(
+            pieces in proptest::collection::vec((0usize..9, 0usize..300), 1..40),
+            chunk in 1usize..700,
+        ) {
+            const PIECES: [&str; 9] = ["kk_", "qq_", "abcxyz", "q_k", "7", " ", "Z", "_", "m0n"];
+            let mut text = Vec::new();
+            for (p, n) in pieces {
+                text.extend_from_slice(PIECES[p].as_bytes());
+                // A run of letters (and digits, for `qq_`) after it.
+                text.extend((0..n % 120).map(|i| if p == 1 && i % 5 == 4 { b'3' } else { b'a' + ((i * 7 + n) % 26) as u8 }));
+            }
+            let plain = scrubbed_by(looping_rules(), &text, text.len(), true);
+            prop_assert_eq!(&scrubbed_by(looping_rules(), &text, text.len(), false), &plain);
+            prop_assert_eq!(&scrubbed_by(looping_rules(), &text, chunk, false), &plain);
+        }
+    }
+
+    /// Every built-in vector that redacts, with a byte of it repeated 33 or 300
+    /// times (a state that read it may loop on it, or leave), in one piece and in
+    /// chunks of 7: as feeding every byte through each candidate's DFA gives. The
+    /// tables read a share of the bytes (see [`Loops`]), matches ending in a loop
+    /// included (a JWT's last part, a PEM block).
+    #[test]
+    fn vectors_with_runs_lengthened_equal_plain_feeding() {
+        let (mut read, mut checked) = (0, 0);
+        for v in crate::scrub::rules::vectors().filter(|v| v.text != v.expect) {
+            let t = v.text.as_bytes();
+            for (n, k) in (0..t.len()).step_by(7).enumerate() {
+                let repeat = if n % 2 == 0 { 33 } else { 300 };
+                let text = [&t[..k], &vec![t[k]; repeat], &t[k..]].concat();
+                for chunk in [7, text.len()] {
+                    let plain = scrubbed(&text, chunk, true);
+                    let (s, (gated, _)) = scrubber_after(RuleSet::builtin(), &text, chunk, false);
+                    assert!(
+                        gated == plain,
+                        "{}: byte {k} x{repeat}, chunks of {chunk}",
+                        v.rule.id
+                    );
+                    read += s.loops.iter().map(|l| l.read).sum::<u64>();
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 5000, "{checked} texts");
+        assert!(
+            read > 100 * checked,
+            "{read} bytes read by tables in {checked} texts"
+        );
+    }
 
     #[test]
     fn clean_periods_go_out_unread_until_a_credential() {
