@@ -14,6 +14,7 @@ pub mod rules;
 mod ruleset;
 mod sieve;
 mod snapshot;
+mod span;
 mod stream;
 mod swallow;
 

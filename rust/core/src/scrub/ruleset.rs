@@ -12,6 +12,7 @@ use regex_automata::{Anchored, Input, MatchKind};
 use super::literal;
 use super::prefilter::{Prefilter, Source};
 use super::rules::{builtin, RuleDef, Tier, Validator};
+use super::span::Splits;
 use super::swallow::Swallow;
 use crate::Error;
 
@@ -248,6 +249,8 @@ pub(crate) struct Matcher {
 /// every call), and the regex for matches longer than the backtracker takes.
 #[derive(Debug)]
 pub(crate) struct Secret {
+    /// Where the match leaves the secret one place, its DFAs find it (see `span.rs`).
+    pub splits: Option<Splits>,
     pub backtracker: backtrack::BoundedBacktracker,
     pub regex: regex::bytes::Regex,
     /// The capture indexes of the `secret…` groups, in the order they are tried.
@@ -268,14 +271,24 @@ pub(crate) struct SecretCache {
 const SECRET_KEEP: usize = 64 << 10;
 
 impl Secret {
-    /// The span of the first participating `secret…` group in `text`, a whole match of
-    /// rule `rule`'s pattern (this one); `None` when none takes part.
+    /// The span of the first participating `secret…` group in `text`, a match of rule
+    /// `rule`'s pattern (this one); `None` when none takes part. `whole`: `text` is a
+    /// whole match (its end is the match's), not one cut short at the rule's cap.
     pub fn span(
         &self,
         rule: usize,
         text: &[u8],
+        whole: bool,
         space: &mut Option<SecretCache>,
     ) -> Option<(usize, usize)> {
+        if let Some(span) = self
+            .splits
+            .as_ref()
+            .filter(|_| whole)
+            .and_then(|s| s.span(text))
+        {
+            return Some(span);
+        }
         if text.len() > self.backtracker.max_haystack_len() {
             let caps = self.regex.captures(text)?;
             let m = self.groups.iter().find_map(|&g| caps.get(g))?;
@@ -520,6 +533,7 @@ pub(crate) fn build_matcher(id: &str, pattern: &str) -> Result<Matcher, Error> {
             .build(&format!("(?:{pattern})"))
             .map_err(|e| Error::rule(id, format!("pattern does not compile: {e}")))?;
         Some(Secret {
+            splits: Splits::new(pattern, &groups),
             backtracker,
             regex: re,
             groups,
@@ -760,10 +774,70 @@ mod tests {
             if let Some(m) = secret.regex.find(&text) {
                 let whole = &text[..m.end()];
                 let mut space = None;
-                prop_assert_eq!(secret.span(0, whole, &mut space), captured(secret, whole));
+                prop_assert_eq!(secret.span(0, whole, false, &mut space), captured(secret, whole));
                 // The space is reused.
-                prop_assert_eq!(secret.span(0, whole, &mut space), captured(secret, whole));
+                prop_assert_eq!(secret.span(0, whole, false, &mut space), captured(secret, whole));
+                // The splits' answer, where they give one, is the same.
+                let split = secret.splits.as_ref().and_then(|s| s.span(whole));
+                if split.is_some() {
+                    prop_assert_eq!(split, captured(secret, whole));
+                }
+                prop_assert_eq!(secret.span(0, whole, true, &mut space), captured(secret, whole));
             }
+        }
+    }
+
+    /// Every match in every built-in vector of a rule with `secret…` groups, at every
+    /// start the pattern matches from: where the splits give an answer it is the
+    /// regex crate's, and they give one for most (the contexts of `http-bearer`,
+    /// `secret-assignment` and their like). Texts with a blank or a quote doubled
+    /// and a value cut short are matched too.
+    #[test]
+    fn splits_find_the_secret_the_regex_crate_does() {
+        let set = RuleSet::builtin();
+        let (mut asked, mut answered) = (0, 0);
+        let mut answered_by_rule = std::collections::BTreeMap::new();
+        for v in crate::scrub::rules::vectors() {
+            let rule = set.rules.iter().find(|r| r.info.id == v.rule.id).unwrap();
+            let Some(secret) = rule.matcher().and_then(|m| m.captures.as_ref()) else {
+                continue;
+            };
+            let t = v.text.as_bytes();
+            let mut texts = vec![t.to_vec()];
+            for (k, &b) in t.iter().enumerate() {
+                if matches!(b, b' ' | b'"' | b'\'' | b'=' | b':') {
+                    texts.push([&t[..k], &[b], &t[k..]].concat());
+                }
+            }
+            texts.push(t[..t.len() * 2 / 3].to_vec());
+            for text in &texts {
+                for start in 0..text.len() {
+                    let Some(m) = secret.regex.find(&text[start..]) else {
+                        continue;
+                    };
+                    let whole = &text[start..start + m.end()];
+                    asked += 1;
+                    let Some(span) = secret.splits.as_ref().and_then(|s| s.span(whole)) else {
+                        continue;
+                    };
+                    answered += 1;
+                    *answered_by_rule.entry(v.rule.id).or_insert(0) += 1;
+                    assert_eq!(
+                        Some(span),
+                        captured(secret, whole),
+                        "{}: {:?}",
+                        v.rule.id,
+                        String::from_utf8_lossy(whole)
+                    );
+                }
+            }
+        }
+        assert!(answered * 10 >= asked * 7, "{answered} of {asked} answered");
+        for id in ["http-bearer", "secret-assignment"] {
+            assert!(
+                answered_by_rule.get(id).is_some_and(|&n| n >= 10),
+                "{id}: {answered_by_rule:?}"
+            );
         }
     }
 
@@ -787,7 +861,7 @@ mod tests {
                 "aZ7_".repeat(len).get(..len - 10).unwrap()
             );
             let mut space = None;
-            let span = secret.span(0, text.as_bytes(), &mut space);
+            let span = secret.span(0, text.as_bytes(), false, &mut space);
             assert_eq!(span, Some((9, len - 1)), "{len}");
             assert_eq!(span, captured(secret, text.as_bytes()), "{len}");
             // The visited set of a match this long is not kept.
@@ -796,14 +870,14 @@ mod tests {
         // A short match's is, and is remade for another rule.
         let mut space = None;
         assert_eq!(
-            secret.span(7, b"token = \"aZ7_aZ7_\"", &mut space),
+            secret.span(7, b"token = \"aZ7_aZ7_\"", false, &mut space),
             Some((9, 17))
         );
         assert!(space
             .as_ref()
             .is_some_and(|s| s.rule == 7 && s.cache.memory_usage() <= SECRET_KEEP));
         assert_eq!(
-            secret.span(8, b"token = \"aZ7_aZ7_\"", &mut space),
+            secret.span(8, b"token = \"aZ7_aZ7_\"", false, &mut space),
             Some((9, 17))
         );
         assert!(space.as_ref().is_some_and(|s| s.rule == 8));

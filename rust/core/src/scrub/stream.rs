@@ -1854,10 +1854,11 @@ impl Scrubber {
             let rule = &self.set.rules[c.rule as usize];
             let (rule_ix, start) = (c.rule as usize, c.start);
             let after = (stop < self.end()).then(|| self.byte(stop));
+            let whole = self.shortcuts();
             let buf = (&self.buf[..], self.base);
             let space = &mut self.secret;
             let span = if overflow {
-                Self::secret_span((rule_ix, rule), buf, space, (start, stop))
+                Self::secret_span((rule_ix, rule), buf, space, (start, stop), false)
             } else {
                 let at = |p: u64| (p - self.base) as usize;
                 let text = &self.buf[at(start)..at(stop)];
@@ -1867,7 +1868,8 @@ impl Scrubber {
                     if !known.text.is_empty() && known.text == text && known.after == after {
                         known.span
                     } else {
-                        let span = Self::secret_span((rule_ix, rule), buf, space, (start, stop));
+                        let span =
+                            Self::secret_span((rule_ix, rule), buf, space, (start, stop), whole);
                         let value = &self.buf[at(span.0)..at(span.1)];
                         let rejected = rule.validator.is_some_and(|check| !check(value))
                             || (rule.info.tier == Tier::Context && is_placeholder(value, after))
@@ -2004,16 +2006,19 @@ impl Scrubber {
 
     /// The part of the match of rule `r` (`rule`) at `start..stop` that is replaced:
     /// its first participating `secret…` group, or all of it. `space`: the scrubber's
-    /// `secret`; `buf` from `base` on, its buffer.
+    /// `secret`; `buf` from `base` on, its buffer; `whole`: `stop` ends the match (not
+    /// the rule's cap), and the shortcuts are on (plain feeding, the tests'
+    /// reference, asks the backtracker alone: see `Secret::span`).
     fn secret_span(
         (r, rule): (usize, &Rule),
         (buf, base): (&[u8], u64),
         space: &mut Option<SecretCache>,
         (start, stop): (u64, u64),
+        whole: bool,
     ) -> (u64, u64) {
         if let Some(secret) = rule.matcher().and_then(|m| m.captures.as_ref()) {
             let text = &buf[(start - base) as usize..(stop - base) as usize];
-            if let Some((from, to)) = secret.span(r, text, space) {
+            if let Some((from, to)) = secret.span(r, text, whole, space) {
                 return (start + from as u64, start + to as u64);
             }
         }
