@@ -249,8 +249,12 @@ pub(crate) struct Matcher {
 /// every call), and the regex for matches longer than the backtracker takes.
 #[derive(Debug)]
 pub(crate) struct Secret {
-    /// Where the match leaves the secret one place, its DFAs find it (see `span.rs`).
-    pub splits: Option<Splits>,
+    /// Where the match leaves the secret one place, its DFAs find it (see `span.rs`):
+    /// built on the first whole match (5-30 ms for a context rule; most rules' first
+    /// candidates die unmatched), `None` when the pattern has none.
+    splits: OnceLock<Option<Splits>>,
+    /// The pattern, for `splits`.
+    pattern: String,
     pub backtracker: backtrack::BoundedBacktracker,
     pub regex: regex::bytes::Regex,
     /// The capture indexes of the `secret…` groups, in the order they are tried.
@@ -271,6 +275,13 @@ pub(crate) struct SecretCache {
 const SECRET_KEEP: usize = 64 << 10;
 
 impl Secret {
+    /// The rule's splits, built on first use.
+    pub fn splits(&self) -> Option<&Splits> {
+        self.splits
+            .get_or_init(|| Splits::new(&self.pattern, &self.groups))
+            .as_ref()
+    }
+
     /// The span of the first participating `secret…` group in `text`, a match of rule
     /// `rule`'s pattern (this one); `None` when none takes part. `whole`: `text` is a
     /// whole match (its end is the match's), not one cut short at the rule's cap.
@@ -281,10 +292,9 @@ impl Secret {
         whole: bool,
         space: &mut Option<SecretCache>,
     ) -> Option<(usize, usize)> {
-        if let Some(span) = self
-            .splits
-            .as_ref()
-            .filter(|_| whole)
+        if let Some(span) = whole
+            .then(|| self.splits())
+            .flatten()
             .and_then(|s| s.span(text))
         {
             return Some(span);
@@ -533,7 +543,8 @@ pub(crate) fn build_matcher(id: &str, pattern: &str) -> Result<Matcher, Error> {
             .build(&format!("(?:{pattern})"))
             .map_err(|e| Error::rule(id, format!("pattern does not compile: {e}")))?;
         Some(Secret {
-            splits: Splits::new(pattern, &groups),
+            splits: OnceLock::new(),
+            pattern: pattern.to_string(),
             backtracker,
             regex: re,
             groups,
@@ -778,7 +789,7 @@ mod tests {
                 // The space is reused.
                 prop_assert_eq!(secret.span(0, whole, false, &mut space), captured(secret, whole));
                 // The splits' answer, where they give one, is the same.
-                let split = secret.splits.as_ref().and_then(|s| s.span(whole));
+                let split = secret.splits().and_then(|s| s.span(whole));
                 if split.is_some() {
                     prop_assert_eq!(split, captured(secret, whole));
                 }
@@ -817,7 +828,7 @@ mod tests {
                     };
                     let whole = &text[start..start + m.end()];
                     asked += 1;
-                    let Some(span) = secret.splits.as_ref().and_then(|s| s.span(whole)) else {
+                    let Some(span) = secret.splits().and_then(|s| s.span(whole)) else {
                         continue;
                     };
                     answered += 1;

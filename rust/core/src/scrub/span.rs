@@ -37,6 +37,11 @@ struct Part {
     start: StateID,
 }
 
+/// The most memory one part's DFA may take, built or building: a part past it (a
+/// counted repetition of hundreds, read with every end reported) has no splits, and
+/// its rule goes to the backtracker.
+const PART_MAX: usize = 512 << 10;
+
 /// The most places `before` may end, and the most `body` may end after one of
 /// them, in one match before the backtracker is asked instead (`[ \t]{0,32}` ends
 /// at each blank; a body of a class run at each of its bytes, each then tried by
@@ -55,8 +60,8 @@ impl Part {
                 dense::Config::new()
                     .start_kind(StartKind::Anchored)
                     .match_kind(MatchKind::All)
-                    .dfa_size_limit(Some(1 << 20))
-                    .determinize_size_limit(Some(1 << 20)),
+                    .dfa_size_limit(Some(PART_MAX))
+                    .determinize_size_limit(Some(PART_MAX)),
             )
             .build_from_nfa(&nfa)
             .ok()?;
