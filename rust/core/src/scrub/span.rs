@@ -42,10 +42,10 @@ struct Part {
 /// its rule goes to the backtracker.
 const PART_MAX: usize = 512 << 10;
 
-/// The most places `before` may end, and the most `body` may end after one of
-/// them, in one match before the backtracker is asked instead (`[ \t]{0,32}` ends
-/// at each blank; a body of a class run at each of its bytes, each then tried by
-/// `after`, which mostly dies at its first byte).
+/// The most places the `before` parts may end, and the most the `body` parts may
+/// end after them, in one match, all groups together, before the backtracker is
+/// asked instead (`[ \t]{0,32}` ends at each blank; a body of a class run at each of
+/// its bytes, each then tried by `after`, which mostly dies at its first byte).
 const STARTS: usize = 64;
 const ENDS: usize = 4096;
 
