@@ -250,7 +250,7 @@ pub(crate) struct Matcher {
 #[derive(Debug)]
 pub(crate) struct Secret {
     /// Where the match leaves the secret one place, its DFAs find it (see `span.rs`):
-    /// built on the first whole match (5-30 ms for a context rule; most rules' first
+    /// built on the first whole match (3-30 ms for a context rule; most rules' first
     /// candidates die unmatched), `None` when the pattern has none.
     splits: OnceLock<Option<Splits>>,
     /// The pattern, for `splits`.
