@@ -79,7 +79,7 @@ pub(crate) struct Sieve {
     simd: V4,
     /// Per group, per place: the table's two halves (entries 0-31, 32-63).
     #[cfg(target_arch = "x86_64")]
-    groups: Vec<[(__m512i, __m512i); WIDTH]>,
+    groups: Vec<Group>,
     /// Where a flagged position's bytes are looked up.
     exact: Exact,
     /// The two-byte keywords, exact (case kept), little-endian: found by a comparison
@@ -387,111 +387,134 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
             hay,
             at,
             to,
-            mut found,
+            found,
         } = self;
-        let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
-        let bit6 = f._mm512_set1_epi8(0x40);
-        // `class` of every byte (in the low six bits of the 16-bit lanes' low byte,
-        // which is all `vpermt2w` reads of an index).
-        let classes = |v: __m512i| {
-            f._mm512_andnot_si512(bw._mm512_srli_epi16::<1>(f._mm512_and_si512(v, bit6)), v)
-        };
-        let exact = &sieve.exact;
-        let (mut count, mut flags) = (0, 0);
-        // Lane `i` of this selects lane `i + 1` of the pair (`vpermt2w`): the bytes
-        // from two on.
-        let up_one = bytemuck::cast::<[u16; 32], __m512i>(std::array::from_fn(|i| i as u16 + 1));
-        let mut p = at;
-        while p < to {
-            // Lane `i` of `raw` holds the bytes at `2i` and `2i + 1` from `p`, of `r1`
-            // those at `2i + 1` and `2i + 2`, of `r2` `2i + 2` and `2i + 3`, of `r4`
-            // `2i + 4` and `2i + 5`; past the slice's end, zeros (their flags fail the
-            // comparison, which checks the end).
-            let whole = p + LANES + WIDTH <= hay.len();
-            let (raw, r1, r2, r4) = if whole {
-                let bytes = &hay[p..p + LANES + WIDTH];
-                let r1 = load(&bytes[1..]);
-                (load(bytes), r1, load(&bytes[2..]), load(&bytes[4..]))
-            } else {
-                // The slice's last bytes, built in registers from words: copied into a
-                // buffer, they were read back by 64-byte loads that waited for the
-                // copy's smaller stores to reach the cache (a third of the sieve's time
-                // on a 32-byte delta).
-                let w = tail_words(&hay[p..]).map(|w| w as i64);
-                let raw = f._mm512_set_epi64(w[7], w[6], w[5], w[4], w[3], w[2], w[1], w[0]);
-                let hi = f._mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, w[8]);
-                let r2 = bw._mm512_permutex2var_epi16(raw, up_one, hi);
-                let r1 = f._mm512_or_si512(
-                    bw._mm512_srli_epi16::<8>(raw),
-                    bw._mm512_slli_epi16::<8>(r2),
-                );
-                (raw, r1, r2, f._mm512_alignr_epi32::<1>(hi, raw))
-            };
-            let v0 = classes(raw);
-            let v2 = classes(r2);
-            let v4 = classes(r4);
-            let h0 = bw._mm512_srli_epi16::<8>(v0);
-            let h2 = bw._mm512_srli_epi16::<8>(v2);
-            // Positions at or past `to` are not this call's.
-            let n = to - p;
-            let keep = |m: usize| match m {
-                0..32 => (1u32 << m) - 1,
-                _ => u32::MAX,
-            };
-            let (even_keep, odd_keep) = (keep(n.div_ceil(2)), keep(n / 2));
-            // Flags of every group, ORed: a position is looked up once.
-            let (mut even_flagged, mut odd_flagged) = (0, 0);
-            for table in &sieve.groups {
-                let look = |place: usize, idx: __m512i| {
-                    bw._mm512_permutex2var_epi16(table[place].0, idx, table[place].1)
-                };
-                let even = f._mm512_and_si512(
-                    f._mm512_and_si512(look(0, v0), look(1, h0)),
-                    f._mm512_and_si512(look(2, v2), look(3, h2)),
-                );
-                let odd = f._mm512_and_si512(
-                    f._mm512_and_si512(look(0, h0), look(1, v2)),
-                    f._mm512_and_si512(look(2, h2), look(3, v4)),
-                );
-                even_flagged |= bw._mm512_test_epi16_mask(even, even);
-                odd_flagged |= bw._mm512_test_epi16_mask(odd, odd);
-            }
-            // The pairs: even positions' two bytes are lanes of the step's bytes, odd
-            // positions' of the bytes from the next.
-            if !sieve.pairs.is_empty() {
-                for (j, &pair) in sieve.pairs.iter().enumerate() {
-                    let want = f._mm512_set1_epi16(pair);
-                    let even = bw._mm512_cmpeq_epi16_mask(raw, want) & even_keep;
-                    let odd = bw._mm512_cmpeq_epi16_mask(r1, want) & odd_keep;
-                    if even | odd != 0 {
-                        let id = sieve.sigs + j as u32;
-                        count += report_pair(id, (even, odd), p, &mut found);
-                    }
-                }
-            }
-            for (mut flagged, parity) in
-                [(even_flagged & even_keep, 0), (odd_flagged & odd_keep, 1)]
-            {
-                while flagged != 0 {
-                    let off = 2 * flagged.trailing_zeros() as usize + parity;
-                    flagged &= flagged - 1;
-                    flags += 1;
-                    // Bytes past the slice are zeros, which no signature has.
-                    let word = lowercase(word_at(hay, p + off));
-                    let four = exact.hits(word);
-                    // A fourth byte of zero makes both keys one: looked up once.
-                    let (row, bits) = exact.hits(word & 0x00ff_ffff);
-                    let three = (row, bits * u32::from(word >> 24 != 0));
-                    if four.1 | three.1 != 0 {
-                        count += exact.report(four, p + off, &mut found);
-                        count += exact.report(three, p + off, &mut found);
-                    }
-                }
-            }
-            p += LANES;
+        // Two groups (the built-in rules'): their tables held in registers, not loaded
+        // from memory every step.
+        match *sieve.groups {
+            [a, b] => steps(sieve, [a, b], hay, (at, to), found),
+            ref groups => steps(sieve, groups, hay, (at, to), found),
         }
-        (count, flags)
     }
+}
+
+/// A group's tables: per place, the two halves.
+#[cfg(target_arch = "x86_64")]
+type Group = [(__m512i, __m512i); WIDTH];
+
+/// The steps of [`Sieve::find`] from `at` to `to`, with the groups' tables `groups`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn steps<G: AsRef<[Group]>>(
+    sieve: &Sieve,
+    groups: G,
+    hay: &[u8],
+    (at, to): (usize, usize),
+    mut found: impl FnMut(u32, usize),
+) -> (usize, usize) {
+    let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
+    let bit6 = f._mm512_set1_epi8(0x40);
+    // `class` of every byte (in the low six bits of the 16-bit lanes' low byte,
+    // which is all `vpermt2w` reads of an index).
+    let classes = |v: __m512i| {
+        f._mm512_andnot_si512(bw._mm512_srli_epi16::<1>(f._mm512_and_si512(v, bit6)), v)
+    };
+    let exact = &sieve.exact;
+    let (mut count, mut flags) = (0, 0);
+    // Lane `i` of this selects lane `i + 1` of the pair (`vpermt2w`): the bytes
+    // from two on.
+    let up_one = bytemuck::cast::<[u16; 32], __m512i>(std::array::from_fn(|i| i as u16 + 1));
+    let mut p = at;
+    while p < to {
+        // Lane `i` of `raw` holds the bytes at `2i` and `2i + 1` from `p`, of `r1`
+        // those at `2i + 1` and `2i + 2`, of `r2` `2i + 2` and `2i + 3`, of `r4`
+        // `2i + 4` and `2i + 5`; past the slice's end, zeros (their flags fail the
+        // comparison, which checks the end).
+        let whole = p + LANES + WIDTH <= hay.len();
+        let (raw, r1, r2, r4) = if whole {
+            let bytes = &hay[p..p + LANES + WIDTH];
+            let r1 = load(&bytes[1..]);
+            (load(bytes), r1, load(&bytes[2..]), load(&bytes[4..]))
+        } else {
+            // The slice's last bytes, built in registers from words: copied into a
+            // buffer, they were read back by 64-byte loads that waited for the
+            // copy's smaller stores to reach the cache (a third of the sieve's time
+            // on a 32-byte delta).
+            let w = tail_words(&hay[p..]).map(|w| w as i64);
+            let raw = f._mm512_set_epi64(w[7], w[6], w[5], w[4], w[3], w[2], w[1], w[0]);
+            let hi = f._mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, w[8]);
+            let r2 = bw._mm512_permutex2var_epi16(raw, up_one, hi);
+            let r1 = f._mm512_or_si512(
+                bw._mm512_srli_epi16::<8>(raw),
+                bw._mm512_slli_epi16::<8>(r2),
+            );
+            (raw, r1, r2, f._mm512_alignr_epi32::<1>(hi, raw))
+        };
+        let v0 = classes(raw);
+        let v2 = classes(r2);
+        let v4 = classes(r4);
+        let h0 = bw._mm512_srli_epi16::<8>(v0);
+        let h2 = bw._mm512_srli_epi16::<8>(v2);
+        // Positions at or past `to` are not this call's.
+        let n = to - p;
+        let keep = |m: usize| match m {
+            0..32 => (1u32 << m) - 1,
+            _ => u32::MAX,
+        };
+        let (even_keep, odd_keep) = (keep(n.div_ceil(2)), keep(n / 2));
+        // Flags of every group, ORed (any bucket's bit flags the position), then
+        // tested once: a position is looked up once.
+        let (mut even_any, mut odd_any) = (f._mm512_setzero_si512(), f._mm512_setzero_si512());
+        for table in groups.as_ref() {
+            let look = |place: usize, idx: __m512i| {
+                bw._mm512_permutex2var_epi16(table[place].0, idx, table[place].1)
+            };
+            let even = f._mm512_and_si512(
+                f._mm512_and_si512(look(0, v0), look(1, h0)),
+                f._mm512_and_si512(look(2, v2), look(3, h2)),
+            );
+            let odd = f._mm512_and_si512(
+                f._mm512_and_si512(look(0, h0), look(1, v2)),
+                f._mm512_and_si512(look(2, h2), look(3, v4)),
+            );
+            even_any = f._mm512_or_si512(even_any, even);
+            odd_any = f._mm512_or_si512(odd_any, odd);
+        }
+        let even_flagged = bw._mm512_test_epi16_mask(even_any, even_any);
+        let odd_flagged = bw._mm512_test_epi16_mask(odd_any, odd_any);
+        // The pairs: even positions' two bytes are lanes of the step's bytes, odd
+        // positions' of the bytes from the next.
+        if !sieve.pairs.is_empty() {
+            for (j, &pair) in sieve.pairs.iter().enumerate() {
+                let want = f._mm512_set1_epi16(pair);
+                let even = bw._mm512_cmpeq_epi16_mask(raw, want) & even_keep;
+                let odd = bw._mm512_cmpeq_epi16_mask(r1, want) & odd_keep;
+                if even | odd != 0 {
+                    let id = sieve.sigs + j as u32;
+                    count += report_pair(id, (even, odd), p, &mut found);
+                }
+            }
+        }
+        for (mut flagged, parity) in [(even_flagged & even_keep, 0), (odd_flagged & odd_keep, 1)] {
+            while flagged != 0 {
+                let off = 2 * flagged.trailing_zeros() as usize + parity;
+                flagged &= flagged - 1;
+                flags += 1;
+                // Bytes past the slice are zeros, which no signature has.
+                let word = lowercase(word_at(hay, p + off));
+                let four = exact.hits(word);
+                // A fourth byte of zero makes both keys one: looked up once.
+                let (row, bits) = exact.hits(word & 0x00ff_ffff);
+                let three = (row, bits * u32::from(word >> 24 != 0));
+                if four.1 | three.1 != 0 {
+                    count += exact.report(four, p + off, &mut found);
+                    count += exact.report(three, p + off, &mut found);
+                }
+            }
+        }
+        p += LANES;
+    }
+    (count, flags)
 }
 
 /// Calls `found(id, start)` for each position of a pair in the step from `p`, by its
@@ -704,33 +727,35 @@ mod tests {
 
     #[test]
     fn many_signatures_take_more_groups_and_find_the_same() {
-        let sigs: Vec<Vec<u8>> = (0..600u32)
-            .map(|i| {
-                let b = |k: u32| b"abcdefghijklmnopqrstuvwxyz0123456789_-."[(k % 39) as usize];
-                // Distinct by their first two bytes.
-                let sig = [b(i), b(i / 39), b(i * 7), b(i * 13 + 5)];
-                sig[..if i % 5 == 0 { 3 } else { 4 }].to_vec()
-            })
-            .collect();
-        let mut sigs = sigs;
-        sigs.sort();
-        sigs.dedup();
-        let Some(sieve) = Sieve::new(&sigs, &[]) else {
-            return;
-        };
-        assert!(sieve.group_count() > 2);
-        // Every third signature, every other one upper-cased, between bytes of theirs.
-        let mut hay = Vec::new();
-        for (i, sig) in sigs.iter().enumerate().step_by(3) {
-            match i % 2 {
-                0 => hay.extend(sig.to_ascii_uppercase()),
-                _ => hay.extend(sig),
+        // Two groups (their tables held in registers) and more (read from memory).
+        for (n, groups) in [(150, 2..3), (600, 3..usize::MAX)] {
+            let mut sigs: Vec<Vec<u8>> = (0..n)
+                .map(|i| {
+                    let b = |k: u32| b"abcdefghijklmnopqrstuvwxyz0123456789_-."[(k % 39) as usize];
+                    // Distinct by their first two bytes.
+                    let sig = [b(i), b(i / 39), b(i * 7), b(i * 13 + 5)];
+                    sig[..if i % 5 == 0 { 3 } else { 4 }].to_vec()
+                })
+                .collect();
+            sigs.sort();
+            sigs.dedup();
+            let Some(sieve) = Sieve::new(&sigs, &[]) else {
+                return;
+            };
+            assert!(groups.contains(&sieve.group_count()), "{n} signatures");
+            // Every third signature, every other one upper-cased, between bytes of theirs.
+            let mut hay = Vec::new();
+            for (i, sig) in sigs.iter().enumerate().step_by(3) {
+                match i % 2 {
+                    0 => hay.extend(sig.to_ascii_uppercase()),
+                    _ => hay.extend(sig),
+                }
+                hay.extend(&b"Ab_-9.z xq0"[i % 7..i % 7 + 3]);
             }
-            hay.extend(&b"Ab_-9.z xq0"[i % 7..i % 7 + 3]);
+            let want = naive((&sigs, &[]), &hay, (0, hay.len()));
+            assert!(want.len() >= sigs.len() / 3);
+            assert_eq!(sieved(&sieve, &hay, (0, hay.len())), want);
         }
-        let want = naive((&sigs, &[]), &hay, (0, hay.len()));
-        assert!(want.len() > sigs.len() / 3);
-        assert_eq!(sieved(&sieve, &hay, (0, hay.len())), want);
     }
 
     #[test]
