@@ -304,14 +304,18 @@ impl Scrubber {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let data = chunk.as_bytes();
         let lazy = self.run(py, data, false)?;
-        // Nothing written: the output is a part of the chunk, copied once.
-        if self.out.is_empty() && lazy.len() < data.len() {
-            return Ok(PyBytes::new(py, &data[lazy]));
-        }
-        if self.written(data, lazy) {
+        let (head, part) = (&self.out[..], &data[lazy]);
+        if head.len() + part.len() == data.len() && data.starts_with(head) && data.ends_with(part) {
             return Ok(chunk.clone());
         }
-        Ok(PyBytes::new(py, &self.out))
+        // What was written, then the chunk's unchanged part: copied once, into the
+        // new object (through `self.out` first, they were copied twice).
+        PyBytes::new_with(py, head.len() + part.len(), |buf| {
+            let (a, b) = buf.split_at_mut(head.len());
+            a.copy_from_slice(head);
+            b.copy_from_slice(part);
+            Ok(())
+        })
     }
 
     fn flush_bytes<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
