@@ -261,6 +261,20 @@ pub(crate) struct Secret {
     pub groups: Vec<usize>,
 }
 
+/// How [`Secret::span`] reads a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// With the capture engines alone: the backtracker on the match, the regex's
+    /// captures where it is longer than the backtracker takes (plain feeding, the
+    /// tests' reference).
+    Captures,
+    /// A whole match (its end is the match's): the splits first.
+    Whole,
+    /// A match cut short at the rule's cap: the splits first where the regex's
+    /// captures would be asked.
+    Cut,
+}
+
 /// A scrubber's space for [`Secret::span`]: the backtracker's cache and slots, made for
 /// the last rule that used them (`rule`) and reset for another.
 #[derive(Clone, Debug)]
@@ -283,23 +297,31 @@ impl Secret {
     }
 
     /// The span of the first participating `secret…` group in `text`, a match of rule
-    /// `rule`'s pattern (this one); `None` when none takes part. `whole`: `text` is a
-    /// whole match (its end is the match's), not one cut short at the rule's cap.
+    /// `rule`'s pattern (this one), read as `reading` says; `None` when none takes part.
     pub fn span(
         &self,
         rule: usize,
         text: &[u8],
-        whole: bool,
+        reading: Reading,
         space: &mut Option<SecretCache>,
     ) -> Option<(usize, usize)> {
-        if let Some(span) = whole
-            .then(|| self.splits())
-            .flatten()
-            .and_then(|s| s.span(text))
-        {
-            return Some(span);
+        if reading == Reading::Whole {
+            if let Some(span) = self.splits().and_then(|s| s.span(text)) {
+                return Some(span);
+            }
         }
         if text.len() > self.backtracker.max_haystack_len() {
+            // The regex's captures: its match in `text`, then the group on the
+            // highest-priority path through that match. The splits answer for that
+            // path where every path agrees: a cut match of a token run on to the cap
+            // (tens of KiB) read by DFAs, where the PikeVM took ~10 ns a byte.
+            if reading == Reading::Cut {
+                let m = self.regex.find(text)?;
+                let (from, to) = (m.start(), m.end());
+                if let Some((a, b)) = self.splits().and_then(|s| s.span(&text[from..to])) {
+                    return Some((from + a, from + b));
+                }
+            }
             let caps = self.regex.captures(text)?;
             let m = self.groups.iter().find_map(|&g| caps.get(g))?;
             return Some((m.start(), m.end()));
@@ -785,15 +807,20 @@ mod tests {
             if let Some(m) = secret.regex.find(&text) {
                 let whole = &text[..m.end()];
                 let mut space = None;
-                prop_assert_eq!(secret.span(0, whole, false, &mut space), captured(secret, whole));
+                prop_assert_eq!(secret.span(0, whole, Reading::Captures, &mut space), captured(secret, whole));
                 // The space is reused.
-                prop_assert_eq!(secret.span(0, whole, false, &mut space), captured(secret, whole));
+                prop_assert_eq!(secret.span(0, whole, Reading::Captures, &mut space), captured(secret, whole));
                 // The splits' answer, where they give one, is the same.
                 let split = secret.splits().and_then(|s| s.span(whole));
                 if split.is_some() {
                     prop_assert_eq!(split, captured(secret, whole));
                 }
-                prop_assert_eq!(secret.span(0, whole, true, &mut space), captured(secret, whole));
+                prop_assert_eq!(secret.span(0, whole, Reading::Whole, &mut space), captured(secret, whole));
+                // Cut short anywhere (an overflow), read as the capture engines read it.
+                for cut in [&text[..], &text[..text.len() * 2 / 3]] {
+                    let reference = secret.span(0, cut, Reading::Captures, &mut space);
+                    prop_assert_eq!(secret.span(0, cut, Reading::Cut, &mut space), reference);
+                }
             }
         }
     }
@@ -852,6 +879,35 @@ mod tests {
         }
     }
 
+    /// A match cut at its rule's cap past the backtracker's reach (a token run on for
+    /// tens of KiB) is read by the splits, on the regex's match in it: the span is the
+    /// regex crate's.
+    #[test]
+    fn cut_matches_past_the_backtrackers_reach_are_read_by_the_splits() {
+        let set = RuleSet::builtin();
+        for (id, head) in [
+            ("http-bearer", "Authorization: Bearer "),
+            ("secret-assignment", "token = "),
+        ] {
+            let rule = set.rules.iter().find(|r| r.info.id == id).unwrap();
+            let secret = rule.matcher().and_then(|m| m.captures.as_ref()).unwrap();
+            let reach = secret.backtracker.max_haystack_len();
+            for len in [head.len() + reach + 1, 20_000] {
+                let token = "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789".repeat(len / 45 + 1);
+                let text = format!("{head}{token}");
+                let text = &text.as_bytes()[..len];
+                let m = secret.regex.find(text).expect(id);
+                let split = secret.splits().and_then(|s| s.span(&text[m.range()]));
+                assert!(split.is_some(), "{id}: the splits answer");
+                let mut space = None;
+                let span = secret.span(0, text, Reading::Cut, &mut space);
+                assert_eq!(span, captured(secret, text), "{id} {len}");
+                assert_eq!(span, secret.span(0, text, Reading::Captures, &mut space));
+                assert_eq!(span.map(|s| s.1), Some(len), "{id}");
+            }
+        }
+    }
+
     /// A match longer than the backtracker takes (about 2,400 bytes for
     /// `secret-assignment`) is found by the regex, on either side of that length; the
     /// space a long match needed is let go.
@@ -872,7 +928,7 @@ mod tests {
                 "aZ7_".repeat(len).get(..len - 10).unwrap()
             );
             let mut space = None;
-            let span = secret.span(0, text.as_bytes(), false, &mut space);
+            let span = secret.span(0, text.as_bytes(), Reading::Captures, &mut space);
             assert_eq!(span, Some((9, len - 1)), "{len}");
             assert_eq!(span, captured(secret, text.as_bytes()), "{len}");
             // The visited set of a match this long is not kept.
@@ -881,14 +937,14 @@ mod tests {
         // A short match's is, and is remade for another rule.
         let mut space = None;
         assert_eq!(
-            secret.span(7, b"token = \"aZ7_aZ7_\"", false, &mut space),
+            secret.span(7, b"token = \"aZ7_aZ7_\"", Reading::Captures, &mut space),
             Some((9, 17))
         );
         assert!(space
             .as_ref()
             .is_some_and(|s| s.rule == 7 && s.cache.memory_usage() <= SECRET_KEEP));
         assert_eq!(
-            secret.span(8, b"token = \"aZ7_aZ7_\"", false, &mut space),
+            secret.span(8, b"token = \"aZ7_aZ7_\"", Reading::Captures, &mut space),
             Some((9, 17))
         );
         assert!(space.as_ref().is_some_and(|s| s.rule == 8));

@@ -161,14 +161,15 @@ impl Splits {
             let agreed = cut.before.ends(text, 0, |p| {
                 starts += 1;
                 starts <= STARTS
-                    && cut.body.ends(text, p, |q| {
-                        ends += 1;
-                        let fits = match &cut.after {
-                            None => q == text.len(),
-                            Some(after) => after.matches_rest(text, q),
-                        };
-                        ends <= ENDS && (!fits || one(p, q))
-                    })
+                    && match &cut.after {
+                        // The body ends where the match does: one run to the end, not
+                        // each of its ends (a token's body ends at every byte).
+                        None => !cut.body.matches_rest(text, p) || one(p, text.len()),
+                        Some(after) => cut.body.ends(text, p, |q| {
+                            ends += 1;
+                            ends <= ENDS && (!after.matches_rest(text, q) || one(p, q))
+                        }),
+                    }
             });
             if !agreed {
                 return None;

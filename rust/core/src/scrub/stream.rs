@@ -18,7 +18,7 @@ use regex_automata::util::primitives::StateID;
 use super::guard::{is_filler, is_placeholder};
 use super::prefilter::{same_run, Hit, Kill, Run, Scratch, KILL_READS};
 use super::rules::Tier;
-use super::ruleset::{Rule, RuleSet, SecretCache};
+use super::ruleset::{Reading, Rule, RuleSet, SecretCache};
 
 /// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
 const SLICE: usize = 64 * 1024;
@@ -1854,11 +1854,13 @@ impl Scrubber {
             let rule = &self.set.rules[c.rule as usize];
             let (rule_ix, start) = (c.rule as usize, c.start);
             let after = (stop < self.end()).then(|| self.byte(stop));
-            let whole = self.shortcuts();
+            let fast = self.shortcuts();
+            let reading = |r: Reading| if fast { r } else { Reading::Captures };
             let buf = (&self.buf[..], self.base);
             let space = &mut self.secret;
             let span = if overflow {
-                Self::secret_span((rule_ix, rule), buf, space, (start, stop), false)
+                let reading = reading(Reading::Cut);
+                Self::secret_span((rule_ix, rule), buf, space, (start, stop), reading)
             } else {
                 let at = |p: u64| (p - self.base) as usize;
                 let text = &self.buf[at(start)..at(stop)];
@@ -1868,8 +1870,9 @@ impl Scrubber {
                     if !known.text.is_empty() && known.text == text && known.after == after {
                         known.span
                     } else {
+                        let reading = reading(Reading::Whole);
                         let span =
-                            Self::secret_span((rule_ix, rule), buf, space, (start, stop), whole);
+                            Self::secret_span((rule_ix, rule), buf, space, (start, stop), reading);
                         let value = &self.buf[at(span.0)..at(span.1)];
                         let rejected = rule.validator.is_some_and(|check| !check(value))
                             || (rule.info.tier == Tier::Context && is_placeholder(value, after))
@@ -2006,19 +2009,19 @@ impl Scrubber {
 
     /// The part of the match of rule `r` (`rule`) at `start..stop` that is replaced:
     /// its first participating `secret…` group, or all of it. `space`: the scrubber's
-    /// `secret`; `buf` from `base` on, its buffer; `whole`: `stop` ends the match (not
-    /// the rule's cap), and the shortcuts are on (plain feeding, the tests'
-    /// reference, asks the backtracker alone: see `Secret::span`).
+    /// `secret`; `buf` from `base` on, its buffer; `reading`: whether `stop` ends the
+    /// match or the rule's cap, and whether the splits may answer (plain feeding, the
+    /// tests' reference, asks the capture engines alone: see `Secret::span`).
     fn secret_span(
         (r, rule): (usize, &Rule),
         (buf, base): (&[u8], u64),
         space: &mut Option<SecretCache>,
         (start, stop): (u64, u64),
-        whole: bool,
+        reading: Reading,
     ) -> (u64, u64) {
         if let Some(secret) = rule.matcher().and_then(|m| m.captures.as_ref()) {
             let text = &buf[(start - base) as usize..(stop - base) as usize];
-            if let Some((from, to)) = secret.span(r, text, whole, space) {
+            if let Some((from, to)) = secret.span(r, text, reading, space) {
                 return (start + from as u64, start + to as u64);
             }
         }
