@@ -87,9 +87,17 @@ bench: build-dev ## criterion (Rust) and pytest-benchmark (Python); see docs/ben
 	cargo bench -p scrubline-bench
 	$(PY) -m pytest benches -q --benchmark-enable --benchmark-only
 
-bench-compare: build-dev $(BENCH_STAMP) ## scrubline beside re, detect-secrets, hyperscan, and keyword storms; writes docs/benchmarks-compare.{md,png}
+# The adversarial inputs of storms.py beside the keyword storms: those of the core's
+# tests/worst.rs and of the `worst` example (written by it, 1 MiB each), and the fuzz corpus.
+WORST_INPUTS := target/worst-inputs
+bench-compare: build-dev $(BENCH_STAMP) ## scrubline beside re, detect-secrets, hyperscan, and adversarial inputs; writes docs/benchmarks-compare.{md,png}
 	$(PY) benches/compare.py --md docs/benchmarks-compare.md --png docs/benchmarks-compare.png
-	$(PY) benches/storms.py --md docs/benchmarks-compare.md
+	rm -rf $(WORST_INPUTS)
+	cargo build --release -q -p scrubline-bench --example worst
+	DUMP=$(WORST_INPUTS)/tests TESTS=1 SIZE_MIB=1 target/release/examples/worst
+	DUMP=$(WORST_INPUTS)/worst SIZE_MIB=1 target/release/examples/worst
+	$(PY) benches/storms.py --tests $(WORST_INPUTS)/tests --worst $(WORST_INPUTS)/worst \
+		--fuzz fuzz/corpus/scrub_chunks --md docs/benchmarks-compare.md
 
 # cargo fuzz (nightly, libFuzzer): each target for FUZZ_SECONDS. New inputs go to
 # fuzz/work/<target> (ignored), seeded from the committed fuzz/corpus/<target>; crashes

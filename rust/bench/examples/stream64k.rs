@@ -44,7 +44,7 @@ fn main() {
         if lazy {
             total += out.len();
             out.clear();
-            assert!(total <= text.len() + (64 << 10), "{total} bytes out");
+            std::hint::black_box(total);
         }
         best = best.min(t.elapsed().as_secs_f64());
     }

@@ -2,7 +2,9 @@
 //! `cargo run --release -p scrubline-bench --example worst` (WORST=<name part>: only
 //! those; KEYWORDS=1: a storm of every built-in keyword, FUZZ=1: every input of the
 //! `scrub_chunks` fuzz corpus repeated to 1 MiB, TESTS=1: every input of the core's
-//! `tests/worst.rs`; QUIET=1 to print the summary only).
+//! `tests/worst.rs`; QUIET=1 to print the summary only). DUMP=<dir> times nothing: it
+//! writes each input but clean text to a file of that directory, numbered, and its
+//! name to `index.tsv` there (what `benches/storms.py --inputs` reads).
 use std::time::Instant;
 
 use scrubline_bench::corpus;
@@ -15,6 +17,12 @@ use worst_inputs::*;
 
 fn run(name: &str, text: &[u8]) -> f64 {
     if !wanted(name) {
+        return 0.0;
+    }
+    if let Ok(dir) = std::env::var("DUMP") {
+        if name != "clean corpus" {
+            dump(std::path::Path::new(&dir), name, text);
+        }
         return 0.0;
     }
     let set = RuleSet::builtin();
@@ -42,6 +50,26 @@ fn run(name: &str, text: &[u8]) -> f64 {
         );
     }
     mbps
+}
+
+/// Writes `text` to the next numbered file of `dir` and a line `file<TAB>name` to
+/// its `index.tsv` (both made when missing).
+fn dump(dir: &std::path::Path, name: &str, text: &[u8]) {
+    use std::io::Write;
+    std::fs::create_dir_all(dir).expect("the DUMP directory");
+    let index = dir.join("index.tsv");
+    let n = std::fs::read_to_string(&index).map_or(0, |t| t.lines().count());
+    let file = format!("{n:04}.bin");
+    std::fs::write(dir.join(&file), text).expect("an input written");
+    let mut f = (std::fs::OpenOptions::new().create(true).append(true))
+        .open(&index)
+        .expect("the index");
+    // A name is one line of the index: its control bytes (a unit's newline) as spaces.
+    let name: String = name
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    writeln!(f, "{file}\t{name}").expect("the index written");
 }
 
 /// KEYWORDS=1: a storm of every built-in keyword (`sk-sk-sk-…`, 4 MiB each or
@@ -186,7 +214,8 @@ fn main() {
     if std::env::var("TESTS").is_ok() {
         return worst_tests();
     }
-    let n = 16 << 20;
+    // SIZE_MIB: the size of each input (16 by default).
+    let n: usize = std::env::var("SIZE_MIB").map_or(16, |v| v.parse().expect("SIZE_MIB")) << 20;
     run("clean corpus", &corpus(n, None).0);
     for unit in [
         "ghp_",
@@ -275,7 +304,7 @@ fn main() {
     run("PEM without END", &pem);
     let mut pw = b"password=".to_vec();
     pw.extend(repeat("a", n));
-    run("password= then 16 MiB", &pw);
+    run("password= then a run of a", &pw);
     let mut bearer = b"Authorization: Bearer ".to_vec();
     bearer.extend(repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0123456789", n));
     run("Bearer then base64", &bearer);
