@@ -4,7 +4,7 @@
 //! `scrub_chunks` fuzz corpus repeated to 1 MiB, TESTS=1: every input of the core's
 //! `tests/worst.rs`; QUIET=1 to print the summary only). DUMP=<dir> times nothing: it
 //! writes each input but clean text to a file of that directory, numbered, and its
-//! name to `index.tsv` there (what `benches/storms.py --inputs` reads).
+//! name to `index.tsv` there (what `benches/storms.py --tests` and `--worst` read).
 use std::time::Instant;
 
 use scrubline_bench::corpus;
