@@ -93,9 +93,8 @@ WORST_INPUTS := target/worst-inputs
 bench-compare: build-dev $(BENCH_STAMP) ## scrubline beside re, detect-secrets, hyperscan, and adversarial inputs; writes docs/benchmarks-compare.{md,png}
 	$(PY) benches/compare.py --md docs/benchmarks-compare.md --png docs/benchmarks-compare.png
 	rm -rf $(WORST_INPUTS)
-	cargo build --release -q -p scrubline-bench --example worst
-	DUMP=$(WORST_INPUTS)/tests TESTS=1 SIZE_MIB=1 target/release/examples/worst
-	DUMP=$(WORST_INPUTS)/worst SIZE_MIB=1 target/release/examples/worst
+	DUMP=$(WORST_INPUTS)/tests TESTS=1 SIZE_MIB=1 cargo run --release -q -p scrubline-bench --example worst
+	DUMP=$(WORST_INPUTS)/worst SIZE_MIB=1 cargo run --release -q -p scrubline-bench --example worst
 	$(PY) benches/storms.py --tests $(WORST_INPUTS)/tests --worst $(WORST_INPUTS)/worst \
 		--fuzz fuzz/corpus/scrub_chunks --md docs/benchmarks-compare.md
 
