@@ -9,6 +9,10 @@
 //! Basic` whose base64 must decode to `user:password`) are that rule's validator, in its
 //! family's file.
 
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
+
 /// Values that are words of code or documentation, never credentials (compared ASCII
 /// case-insensitively).
 const STOPWORDS: &[&str] = &[
@@ -126,22 +130,32 @@ const EXAMPLE_WORDS: &[&str] = &[
     "my",
 ];
 
+/// Searchers built once: a search built for each value cost as much as the search.
+static EXAMPLE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"EXAMPLE"));
+static REDACTED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"redacted"));
+
 /// True when a match of any rule (token or context) is filler, not key material: one
 /// repeated byte makes up half of it or more (`ghp_xxxx…`, `api_key=0000…`), or it
 /// is a short key (64 bytes at most) carrying the `EXAMPLE` marker of vendors'
 /// documented example keys (`AKIAIOSFODNN7EXAMPLE`). Random key material has neither.
+///
+/// A run of half the value or more covers its middle byte (either middle byte of an
+/// even length), so only the runs through those are measured: a private key's 1,700
+/// bytes are not walked.
 pub fn is_filler(value: &[u8]) -> bool {
-    let (mut longest, mut run) = (0, 0);
-    for (i, &b) in value.iter().enumerate() {
-        run = if i > 0 && value[i - 1] == b {
-            run + 1
-        } else {
-            1
-        };
-        longest = longest.max(run);
-    }
-    (longest >= 4 && longest * 2 >= value.len())
-        || (value.len() <= 64 && memchr::memmem::find(value, b"EXAMPLE").is_some())
+    let n = value.len();
+    let through = |m: usize| {
+        let b = value[m];
+        let left = value[..m].iter().rev().take_while(|&&x| x == b).count();
+        let right = value[m..].iter().take_while(|&&x| x == b).count();
+        left + right
+    };
+    let longest = match n {
+        0 => 0,
+        _ if n % 2 == 1 => through(n / 2),
+        _ => through(n / 2 - 1).max(through(n / 2)),
+    };
+    (longest >= 4 && longest * 2 >= n) || (n <= 64 && EXAMPLE.find(value).is_some())
 }
 
 /// True when `value`, the redactable part of a context-rule match, is not a secret.
@@ -172,7 +186,7 @@ pub fn is_placeholder(value: &[u8], after: Option<u8>) -> bool {
     {
         return true;
     }
-    if memchr::memmem::find(&lower, b"redacted").is_some() {
+    if REDACTED.find(&lower).is_some() {
         return true;
     }
     // Masks and fillers: `********`, `xxxxxxxx`, `...`, `<<>>`.
@@ -248,21 +262,23 @@ fn names_the_secret(value: &[u8]) -> bool {
     {
         return false;
     }
-    let parts = identifier_parts(value);
-    parts.len() >= 2
-        && !parts.iter().any(|p| p.iter().all(u8::is_ascii_digit))
-        && parts.iter().any(|p| {
-            KEY_WORDS
-                .iter()
-                .any(|w| p.eq_ignore_ascii_case(w.as_bytes()))
-        })
+    let (mut parts, mut named) = (0, false);
+    let all_parts = identifier_parts(value, |p| {
+        parts += 1;
+        named |= KEY_WORDS
+            .iter()
+            .any(|w| p.eq_ignore_ascii_case(w.as_bytes()));
+        !p.iter().all(u8::is_ascii_digit)
+    });
+    all_parts && parts >= 2 && named
 }
 
-/// The parts of an identifier: split at `_`, before an upper-case letter that follows a
-/// lower-case letter or a digit (`newToken`), and before the last capital of an acronym
-/// that starts a word (`HTTPPassword`). Digits stay with the part they follow.
-fn identifier_parts(value: &[u8]) -> Vec<&[u8]> {
-    let mut parts = Vec::new();
+/// Calls `f` with each part of an identifier, in order, while it returns true (false
+/// when it returned false): split at `_`, before an upper-case letter that follows a
+/// lower-case letter or a digit (`newToken`), and before the last capital of an
+/// acronym that starts a word (`HTTPPassword`). Digits stay with the part they follow.
+/// No list is built: a random token of mixed case is dozens of parts.
+fn identifier_parts<'a>(value: &'a [u8], mut f: impl FnMut(&'a [u8]) -> bool) -> bool {
     for chunk in value.split(|&b| b == b'_') {
         let mut start = 0;
         for i in 1..chunk.len() {
@@ -273,15 +289,17 @@ fn identifier_parts(value: &[u8]) -> Vec<&[u8]> {
                     || prev.is_ascii_digit()
                     || (prev.is_ascii_uppercase() && next_lower));
             if hump {
-                parts.push(&chunk[start..i]);
+                if !f(&chunk[start..i]) {
+                    return false;
+                }
                 start = i;
             }
         }
-        if start < chunk.len() {
-            parts.push(&chunk[start..]);
+        if start < chunk.len() && !f(&chunk[start..]) {
+            return false;
         }
     }
-    parts
+    true
 }
 
 /// `Password used to generate key`, `the password for the admin user`: four or more words
@@ -351,7 +369,54 @@ fn is_dotted_identifier(value: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_filler, is_placeholder};
+    use super::{identifier_parts, is_filler, is_placeholder, names_the_secret, KEY_WORDS};
+    use proptest::prelude::*;
+
+    /// The longest run of one byte, counted byte by byte.
+    fn longest_run(value: &[u8]) -> usize {
+        let (mut longest, mut run) = (0, 0);
+        for (i, &b) in value.iter().enumerate() {
+            run = if i > 0 && value[i - 1] == b {
+                run + 1
+            } else {
+                1
+            };
+            longest = longest.max(run);
+        }
+        longest
+    }
+
+    proptest! {
+        /// Measuring the runs through the middle finds every run of half the value.
+        #[test]
+        fn filler_is_a_run_of_half_the_value(
+            runs in prop::collection::vec((b'a'..b'd', 1usize..10), 0..5)
+        ) {
+            let value: Vec<u8> = runs.iter().flat_map(|&(b, n)| std::iter::repeat_n(b, n)).collect();
+            let v = &value[..];
+            let longest = longest_run(v);
+            prop_assert_eq!(is_filler(v), longest >= 4 && longest * 2 >= v.len());
+        }
+
+        /// The parts' callback sees the parts a list would hold, and a name is two or
+        /// more of them with a key word and no part of digits only.
+        #[test]
+        fn names_are_judged_by_their_parts(value in "[a-cA-C0-9_]{0,6}(?:token|Token|TOKEN|pwd)?[a-cA-C0-9_]{0,6}") {
+            let v = value.as_bytes();
+            let mut parts: Vec<&[u8]> = Vec::new();
+            let whole = identifier_parts(v, |p| {
+                parts.push(p);
+                true
+            });
+            prop_assert!(whole);
+            prop_assert_eq!(parts.concat(), v.iter().copied().filter(|&b| b != b'_').collect::<Vec<u8>>());
+            let named = !v.first().is_some_and(u8::is_ascii_digit)
+                && parts.len() >= 2
+                && !parts.iter().any(|p| p.iter().all(u8::is_ascii_digit))
+                && parts.iter().any(|p| KEY_WORDS.iter().any(|w| p.eq_ignore_ascii_case(w.as_bytes())));
+            prop_assert_eq!(names_the_secret(v), named);
+        }
+    }
 
     #[test]
     fn filler_and_documented_examples() {
