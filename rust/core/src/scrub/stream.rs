@@ -1180,11 +1180,14 @@ impl Scrubber {
         }
         // The last candidate, most often; or the last one given followers.
         let last = self.cands.len().checked_sub(1);
+        // The leader is searched for only when it may go on: of this rule, before
+        // the hits.
         let i = match last.filter(|&i| self.goes_on(i, rule, hits)) {
             Some(i) => i,
-            None => self
+            None if self.leader.1 == rule && self.leader.0 < hits.0 => self
                 .find(self.leader)
                 .filter(|&i| self.goes_on(i, rule, hits))?,
+            None => return None,
         };
         self.follow_from(i, hits, len).then_some(i)
     }
