@@ -8,12 +8,13 @@ use super::{Family, RuleDef, Vector};
 // none under 5 does (an exact "8+ bytes" costs a 3.6 MB DFA).
 pub const SECRET_ASSIGNMENT: RuleDef = RuleDef::context(
     "secret-assignment",
-    "secret=/token:/api_key=/access_key=/client_secret:/<token>…< assignments (value redacted, key kept)",
+    "secret=/token:/api_key=/access_key=/client_secret:/<token>…</ assignments (value redacted, key kept)",
     &["secret", "token", "api_key", "apikey", "api-key", "access_key", "accesskey", "access-key"],
     concat!(
         r#"(?i:secret|token|api[_-]?key|access[_-]?key)(?i:[_.-]?(?:key|token|secret|value|base)){0,2}"#,
-        // <token>value</token>
-        r#"(?:>[ \t\r\n]{0,64}(?P<secret1>[^<>\s"'(){}]{4,}[^<>\s"'(){}A-Za-z_.][^<>\s"'(){}]*|[^<>\s"'(){}]{0,4}[^<>\s"'(){}A-Za-z_.][^<>\s"'(){}]{4,})[ \t\r\n]{0,64}<"#,
+        // <token>value</token>: a closing tag after the value (`<your-api-key>API_KEY=<…`
+        // is a placeholder between two tags, not an element's text)
+        r#"(?:>[ \t\r\n]{0,64}(?P<secret1>[^<>\s"'(){}]{4,}[^<>\s"'(){}A-Za-z_.][^<>\s"'(){}]*|[^<>\s"'(){}]{0,4}[^<>\s"'(){}A-Za-z_.][^<>\s"'(){}]{4,})[ \t\r\n]{0,64}</"#,
         r#"|(?:\\?["']\]?)?(?:"#,
         // SECRET=value (no spaces)
         r#"=(?P<secret2>[0-9][^\s"'`,;<>(){}\[\]&\\]{4,}|[A-Za-z_](?:[^\s"'`,;<>(){}\[\]&\\]{3,}[^\s"'`,;<>(){}\[\]&\\A-Za-z_.][^\s"'`,;<>(){}\[\]&\\]*|[^\s"'`,;<>(){}\[\]&\\]{0,3}[^\s"'`,;<>(){}\[\]&\\A-Za-z_.][^\s"'`,;<>(){}\[\]&\\]{3,}))"#,
@@ -71,6 +72,10 @@ const VECTORS: &[Vector] = &[
         &SECRET_ASSIGNMENT,
         "<settings>\n  <apiKey>jyY7qjFj1cpSaHPRUn2cyCZpSs4KORTKoP0ljVr1</apiKey>\n</settings>",
         "<settings>\n  <apiKey>[REDACTED:secret-assignment]</apiKey>\n</settings>",
+    ),
+    Vector::miss(
+        &SECRET_ASSIGNMENT,
+        "<your-api-key>API_KEY=<your-api-key>API_KEY=<your-api-key>",
     ),
     Vector::miss(&SECRET_ASSIGNMENT, "token_count = 5"),
     Vector::miss(&SECRET_ASSIGNMENT, "    pub token: __u32,"),
