@@ -153,6 +153,8 @@ pub(crate) struct BeforeRun {
 #[derive(Debug, Default)]
 pub(crate) struct BeforeRuns {
     groups: Vec<RunGroup>,
+    /// Every class's `max`, group after group.
+    maxes: Vec<u16>,
 }
 
 #[derive(Debug)]
@@ -163,7 +165,30 @@ struct RunGroup {
     /// `over[n]`: the classes whose `max` is below `n` (a run of `n` is too long);
     /// past its end, every class.
     over: Vec<u64>,
+    /// Each class's `max`.
+    maxes: Vec<u16>,
 }
+
+/// Each class's run (see [`BeforeRuns`]) ending at a stream offset, carried from one
+/// question to the next: a stream written a byte at a time is asked at every byte,
+/// and in a storm of capitals the walk back ran the longest class's `max` (77
+/// bytes) each time, half of a write's cost. From the offset it was left at, the
+/// bytes since are read forward instead.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct RunsAt {
+    /// The stream offset the runs end at; `None`: not carried.
+    at: Option<u64>,
+    /// The offset the last question was asked at.
+    last: Option<u64>,
+    /// Per class, group after group: its run's length, `max + 1` for a longer one.
+    len: Vec<u16>,
+}
+
+/// The most bytes read forward from where [`RunsAt`] was left (a byte costs a step
+/// of every class); further, the runs are measured back from the end, which stops
+/// where the last class's run does (a few bytes in ordinary text, the longest `max`
+/// and a byte at most).
+const FORWARD: u64 = 4;
 
 impl BeforeRuns {
     fn new(runs: impl Iterator<Item = BeforeRun>) -> BeforeRuns {
@@ -199,10 +224,15 @@ impl BeforeRuns {
                     member,
                     every: u64::MAX >> (64 - group.len()),
                     over,
+                    maxes: group.iter().map(|&(_, max)| max as u16).collect(),
                 }
             })
+            .collect::<Vec<RunGroup>>();
+        let maxes = groups
+            .iter()
+            .flat_map(|g| g.maxes.iter().copied())
             .collect();
-        BeforeRuns { groups }
+        BeforeRuns { groups, maxes }
     }
 
     /// The longest run, of 1 byte or more, of some class ending at the end of `text`
@@ -231,6 +261,92 @@ impl BeforeRuns {
             }
         }
         best
+    }
+
+    /// [`BeforeRuns::longest`] of `text`, the stream's bytes up to offset `end`, with
+    /// the runs `runs` carried from an earlier question (and left at `end`).
+    #[inline]
+    pub(crate) fn longest_at(&self, text: &[u8], end: u64, runs: &mut RunsAt) -> usize {
+        let start = end - text.len() as u64;
+        let near = |at: Option<u64>| at.is_some_and(|at| at >= start && end - at <= FORWARD);
+        let last = runs.last.replace(end);
+        if near(runs.at) && runs.len.len() == self.maxes.len() {
+            let at = runs.at.expect("near");
+            for &b in &text[(at - start) as usize..] {
+                self.step(&mut runs.len, b);
+            }
+        } else if near(last) {
+            // Asked again a few bytes on: the runs are measured, to be carried.
+            runs.len.clear();
+            runs.len.resize(self.maxes.len(), 0);
+            self.measure(text, &mut runs.len);
+        } else {
+            // Asked far apart (a chunk of 32 bytes or more at a time): a walk back.
+            runs.at = None;
+            return self.longest(text);
+        }
+        runs.at = Some(end);
+        // A run carried from bytes before `text` is as long as `text` within it.
+        let avail = text.len().min(usize::from(u16::MAX)) as u16;
+        let mut best = 0;
+        for (&n, &max) in runs.len.iter().zip(&self.maxes) {
+            let n = n.min(avail);
+            if n <= max {
+                best = best.max(n);
+            }
+        }
+        usize::from(best)
+    }
+
+    /// Each class's run ending at the end of `text` into `len` (`max + 1` for one
+    /// longer than its `max`), measured back as [`BeforeRuns::longest`] does.
+    #[inline(never)]
+    fn measure(&self, text: &[u8], len: &mut [u16]) {
+        let mut first = 0;
+        for g in &self.groups {
+            let len = &mut len[first..first + g.maxes.len()];
+            first += g.maxes.len();
+            // The classes of `classes` get `n(k)`.
+            let set = |len: &mut [u16], mut classes: u64, n: &dyn Fn(usize) -> u16| {
+                while classes != 0 {
+                    let k = classes.trailing_zeros() as usize;
+                    len[k] = n(k);
+                    classes &= classes - 1;
+                }
+            };
+            let mut alive = g.every;
+            let mut n = 0;
+            for &b in text.iter().rev() {
+                let m = g.member[usize::from(b)];
+                set(len, alive & !m, &|_| n as u16);
+                alive &= m;
+                n += 1;
+                let over = alive & g.over.get(n).copied().unwrap_or(u64::MAX);
+                set(len, over, &|k| g.maxes[k] + 1);
+                alive &= !over;
+                if alive == 0 {
+                    break;
+                }
+            }
+            set(len, alive, &|_| n as u16);
+        }
+    }
+
+    /// The runs `len` one byte `b` further on.
+    fn step(&self, len: &mut [u16], b: u8) {
+        let mut first = 0;
+        for g in &self.groups {
+            let m = g.member[usize::from(b)];
+            let len = &mut len[first..first + g.maxes.len()];
+            first += g.maxes.len();
+            for (k, (n, &max)) in len.iter_mut().zip(&g.maxes).enumerate() {
+                *n = if m >> k & 1 != 0 {
+                    (*n + 1).min(max + 1)
+                } else {
+                    0
+                };
+            }
+        }
     }
 }
 
@@ -1438,6 +1554,34 @@ mod tests {
                 .max()
                 .unwrap_or(0);
             prop_assert_eq!(BeforeRuns::new(runs.into_iter()).longest(text), want);
+        }
+
+        /// Runs carried from question to question answer as a walk back over the text
+        /// does: a stream asked at each of its ends (`asks`), its buffer's start moved
+        /// on (`drops`) and its end moved back (`back`) in between.
+        #[test]
+        fn before_runs_carried_equal_runs_measured(
+            text in "[0-9a-fA-Z_:. -]{0,300}",
+            asks in prop::collection::vec(
+                (prop_oneof![0usize..6, 0usize..200], 0usize..40, prop_oneof![Just(0usize), 0usize..3]),
+                1..40,
+            ),
+        ) {
+            let runs = BeforeRuns::new([
+                run("[0-9]", 8, 10),
+                run("[0-9a-f]", 32, 32),
+                run("[a-zA-Z0-9]", 76, 76),
+                run("[a-f]", 2, 3),
+                run("[A-Z]", 1, 1),
+            ].into_iter());
+            let text = text.as_bytes();
+            let (mut carried, mut end, mut base) = (RunsAt::default(), 0, 0);
+            for (step, drop, back) in asks {
+                end = (end + step).saturating_sub(back * 37).min(text.len());
+                base = (base + drop).min(end);
+                let want = runs.longest(&text[base..end]);
+                prop_assert_eq!(runs.longest_at(&text[base..end], end as u64, &mut carried), want);
+            }
         }
     }
 }

@@ -18,7 +18,7 @@ use regex_automata::util::primitives::StateID;
 use super::guard::{is_filler, is_placeholder};
 use super::prefilter::{same_run, Hit, Kill, Run, Scratch, KILL_READS};
 use super::rules::Tier;
-use super::ruleset::{Reading, Rule, RuleSet, SecretCache};
+use super::ruleset::{Reading, Rule, RuleSet, RunsAt, SecretCache};
 
 /// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
 const SLICE: usize = 64 * 1024;
@@ -240,6 +240,8 @@ pub struct Scrubber {
     pub(super) merged: Vec<Hit>,
     /// Space the prefilter reuses from scan to scan.
     pub(super) prefilter_space: Scratch,
+    /// The `before` runs at the last hold-back (see [`RunsAt`]).
+    pub(super) before_at: RunsAt,
     /// New candidates starting here or later are fed a few bytes when found (see
     /// [`Scrubber::add_keyword_candidate`]); a speed heuristic, the output is the same.
     pub(super) eager_from: u64,
@@ -575,6 +577,7 @@ impl Scrubber {
             hits: Vec::new(),
             merged: Vec::new(),
             prefilter_space,
+            before_at: RunsAt::default(),
             eager_from: 0,
             dense: false,
             trails: vec![Trail::default(); n],
@@ -2095,9 +2098,11 @@ impl Scrubber {
         // offset where a keyword may be arriving (all at or after `hold`). Such a run
         // either starts at or after `hold`, or runs through it: then it starts where
         // the run ending at `hold` does, and is no longer. So one run is measured.
-        let run = set
-            .before_runs
-            .longest(&self.buf[..(hold - self.base) as usize]);
+        let run = set.before_runs.longest_at(
+            &self.buf[..(hold - self.base) as usize],
+            hold,
+            &mut self.before_at,
+        );
         (hold - run as u64).max(self.emitted)
     }
 
