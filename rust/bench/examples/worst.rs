@@ -5,6 +5,8 @@
 //! `tests/worst.rs`; QUIET=1 to print the summary only). DUMP=<dir> times nothing: it
 //! writes each input but clean text to a file of that directory, numbered, and its
 //! name to `index.tsv` there (what `benches/storms.py --tests` and `--worst` read).
+//! CHUNK=<bytes> feeds every input, clean text included, in chunks of that size
+//! (64 KiB by default; `CHUNK=1 SIZE_MIB=…` for the one-byte writes of a stream).
 use std::time::Instant;
 
 use scrubline_bench::corpus;
@@ -33,7 +35,7 @@ fn run(name: &str, text: &[u8]) -> f64 {
         let mut s = Scrubber::new(set.clone());
         out.clear();
         let t = Instant::now();
-        for piece in text.chunks(65536) {
+        for piece in text.chunks(chunk()) {
             s.feed(piece, &mut out);
             held_max = held_max.max(s.held());
         }
@@ -50,6 +52,11 @@ fn run(name: &str, text: &[u8]) -> f64 {
         );
     }
     mbps
+}
+
+/// The chunk size inputs are fed in: CHUNK, or 64 KiB.
+fn chunk() -> usize {
+    std::env::var("CHUNK").map_or(65536, |v| v.parse().expect("CHUNK"))
 }
 
 /// Writes `text` to the next numbered file of `dir` and a line `file<TAB>name` to
