@@ -95,7 +95,7 @@ bench-compare: build-dev $(BENCH_STAMP) ## scrubline beside re, detect-secrets, 
 	rm -rf $(WORST_INPUTS)
 	DUMP=$(WORST_INPUTS)/tests TESTS=1 SIZE_MIB=1 cargo run --release -q -p scrubline-bench --example worst
 	DUMP=$(WORST_INPUTS)/worst SIZE_MIB=1 cargo run --release -q -p scrubline-bench --example worst
-	$(PY) benches/storms.py --tests $(WORST_INPUTS)/tests --worst $(WORST_INPUTS)/worst \
+	$(PY) benches/storms.py --tests $(WORST_INPUTS)/tests --worst $(WORST_INPUTS)/worst --bytewise 256 \
 		--fuzz fuzz/corpus/scrub_chunks --md docs/benchmarks-compare.md
 
 # cargo fuzz (nightly, libFuzzer): each target for FUZZ_SECONDS. New inputs go to

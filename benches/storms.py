@@ -2,7 +2,8 @@
 
     make bench-compare                      # runs this too, into docs/benchmarks-compare.md
     .venv/bin/python benches/storms.py [--size KiB] [--every N] [--tests DIR]
-                                       [--worst DIR] [--fuzz DIR] [--md FILE]
+                                       [--worst DIR] [--fuzz DIR] [--bytewise KiB]
+                                       [--md FILE]
 
 A storm is one keyword of the built-in rules repeated (`sk-sk-sk-…`), as written and
 upper-cased: an input anyone who can write into an agent's output can choose, and the
@@ -23,6 +24,11 @@ checked against one `feed_bytes` of the whole input before its time counts. An i
 scrubline reads at under half its clean rate is measured again, with its clean
 baseline, best of three times the runs: on a shared host one slow run is not a slow
 path, and a slow path stays slow.
+
+`--bytewise KiB` adds the inputs of `--tests` again, their first KiB written a byte
+at a time (one `feed_bytes` call a byte, as a stream that writes each byte as it comes
+does), each against clean text written the same way; hyperscan's column is then its
+stream mode, one `scan` a byte (block mode would miss every match).
 """
 
 from __future__ import annotations
@@ -51,8 +57,8 @@ class Storm(NamedTuple):
     clean: tuple[float, float]  # each engine's clean rate, measured just before it
 
 
-Ours = Callable[[bytes, int], float]
-Theirs = Callable[[bytes, int], tuple[float, int]]
+Ours = Callable[[bytes, int, int], float]
+Theirs = Callable[[bytes, int, int], tuple[float, int]]
 
 
 def engines() -> tuple[Ours, Theirs, int]:
@@ -62,9 +68,11 @@ def engines() -> tuple[Ours, Theirs, int]:
     pats = rule_patterns()
     db = hyperscan.Database(mode=hyperscan.HS_MODE_BLOCK)
     db.compile(expressions=pats, ids=list(range(len(pats))), elements=len(pats))
+    stream_db = hyperscan.Database(mode=hyperscan.HS_MODE_STREAM)
+    stream_db.compile(expressions=pats, ids=list(range(len(pats))), elements=len(pats))
 
-    def ours(data: bytes, runs: int) -> float:
-        chunks, best = slices(data, CHUNK), float("inf")
+    def ours(data: bytes, runs: int, chunk: int) -> float:
+        chunks, best = slices(data, chunk), float("inf")
         s = scrubline.Scrubber()  # checked before it counts: streamed equals whole
         out = b"".join([s.feed_bytes(c) for c in chunks] + [s.flush_bytes()])
         s = scrubline.Scrubber()
@@ -80,14 +88,22 @@ def engines() -> tuple[Ours, Theirs, int]:
             best = min(best, time.perf_counter() - t)
         return len(data) / best / 1e6
 
-    def theirs(data: bytes, runs: int) -> tuple[float, int]:
-        chunks, best, seen = slices(data, CHUNK), float("inf"), [0]
+    def theirs(data: bytes, runs: int, chunk: int) -> tuple[float, int]:
+        chunks, best, seen = slices(data, chunk), float("inf"), [0]
 
         def on_match(_id: int, _s: int, _e: int, _f: int, _ctx: object) -> None:
             seen[0] += 1
 
         for _ in range(runs):
             seen[0] = 0
+            if chunk < CHUNK:  # a stream's writes: block mode would miss what they cut
+                with stream_db.stream(match_event_handler=on_match) as st:
+                    scan = st.scan
+                    t = time.perf_counter()
+                    for c in chunks:
+                        scan(c)
+                    best = min(best, time.perf_counter() - t)
+                continue
             scan = db.scan
             t = time.perf_counter()
             for c in chunks:
@@ -109,6 +125,7 @@ KINDS = {
     "tests": "inputs of `tests/worst.rs`",
     "worst": "other inputs of `worst`",
     "fuzz": "fuzz corpus inputs",
+    "bytes": "inputs of `tests/worst.rs`, a byte a write",
 }
 
 
@@ -145,7 +162,8 @@ def report(storms: list[Storm], meta: dict[str, object]) -> str:
         f"Run of {meta['date']}: `{meta['command']}` ({counts}; {meta['size']} KiB each; "
         f"the storms: every keyword of the built-in rules as written and "
         f"upper-cased{meta['sample']}; hyperscan compiled with {meta['patterns']} patterns; "
-        f"64 KiB chunks; best of {meta['runs']} runs each, the engines alternated; each "
+        f"64 KiB chunks{meta['bytewise']}; best of {meta['runs']} runs each, the engines "
+        f"alternated; each "
         f"input read against its engine's rate on as much clean text, measured just "
         f"before it the same way, and measured again with it, best of {3 * meta['runs']}, "
         f"where scrubline read it at under 0.5x; *clean MB/s*: the median of those).",
@@ -161,6 +179,8 @@ def report(storms: list[Storm], meta: dict[str, object]) -> str:
             mine = [s for s in storms if s.kind == kind]
             if not mine:
                 continue
+            if i == 2 and kind == "bytes":
+                name = "hyperscan stream, scrubline's rules"
             rel = sorted((s[i + 1] / s.clean[i - 1], s.keyword, s[i + 1]) for s in mine)
             med = statistics.median(r[0] for r in rel)
             p10 = rel[len(rel) // 10]
@@ -202,6 +222,8 @@ def main() -> None:
     ap.add_argument("--tests", type=Path, help="the inputs `TESTS=1 worst` wrote with DUMP")
     ap.add_argument("--worst", type=Path, help="the inputs `worst` wrote with DUMP")
     ap.add_argument("--fuzz", type=Path, help="the scrub_chunks fuzz corpus")
+    ap.add_argument("--bytewise", type=int, default=0, help="KiB of each --tests input "
+                    "written a byte at a time (default 0: none)")  # fmt: skip
     ap.add_argument("--md", type=Path, help="write the tables into this Markdown file")
     args = ap.parse_args()
     ours, theirs, patterns = engines()
@@ -219,15 +241,18 @@ def main() -> None:
             inputs += [(kind, n, data) for n, data in dumped(path) if n not in seen]
     if args.fuzz:
         inputs += [("fuzz", name, data) for name, data in fuzz_inputs(args.fuzz, size)]
+    if args.tests and args.bytewise:
+        cut = args.bytewise * 1024
+        inputs += [("bytes", name, data[:cut]) for name, data in dumped(args.tests)]
     storms = []
     for kind, name, data in inputs:
-        text = clean_text[: len(data)]
-        base = (ours(text, args.runs), theirs(text, args.runs)[0])
-        rate, matches = theirs(data, args.runs)
-        mine = ours(data, args.runs)
+        text, chunk = clean_text[: len(data)], 1 if kind == "bytes" else CHUNK
+        base = (ours(text, args.runs, chunk), theirs(text, args.runs, chunk)[0])
+        rate, matches = theirs(data, args.runs, chunk)
+        mine = ours(data, args.runs, chunk)
         if mine < base[0] / 2:  # measured again (see the module's text)
-            base = (ours(text, 3 * args.runs), base[1])
-            mine = ours(data, 3 * args.runs)
+            base = (ours(text, 3 * args.runs, chunk), base[1])
+            mine = ours(data, 3 * args.runs, chunk)
         storms.append(Storm(kind, name, mine, rate, matches, base))
     from datetime import date
 
@@ -239,6 +264,11 @@ def main() -> None:
         "sample": f", every {args.every}th" if args.every > 1 else "",
         "patterns": patterns,
         "runs": args.runs,
+        "bytewise": (
+            f" (the byte-at-a-time set: {args.bytewise} KiB each, one write a byte)"
+            if args.bytewise and args.tests
+            else ""
+        ),
     }
     body = report(storms, meta)
     print(body)
