@@ -15,7 +15,8 @@ text with every planted credential replaced by a marker and nothing else changed
 other peers' matches are scored against the planted spans (found / fully covered / false
 positives). Throughput is input bytes per wall second, MB = 10^6 bytes, median of the
 runs with [min, max]. Runs are interleaved (round-robin over the cases, the cases on the
-same corpus and chunk size back to back), so a noisy neighbour slows every peer alike;
+same corpus and chunk size back to back, each round starting them one case further
+on), so a noisy neighbour slows every peer alike;
 a ratio against a target is the median of the ratios within a round (each pair measured
 seconds apart), not a ratio of medians taken minutes apart. Peak RSS is measured per
 case in a forked child: VmHWM after the case minus VmRSS before it, after resetting the
@@ -31,6 +32,7 @@ import base64
 import bisect
 import gc
 import importlib.metadata
+import itertools
 import json
 import math
 import os
@@ -625,10 +627,19 @@ def measure(cases: list[Case], log: Callable[[str], None]) -> None:
     `consume` (scrubline's streams) is timed as a stream's consumer uses it: each
     returned chunk dropped as it comes (written on, not kept in a list); its output is
     checked on an untimed run of the same calls before its first timed one."""
+
     # Cases compared with each other (one corpus, one chunk size) run back to back: a
-    # host whose speed drifts over the seconds of a round slows them alike.
-    order = sorted(cases, key=lambda c: (c.corpus.name, -1 if c.chunk is None else c.chunk))
+    # host whose speed drifts over the seconds of a round slows them alike. Each round
+    # starts such a group one case further on, so that no case is always the first
+    # after another group: with a fixed order, scrubline's `feed` at 32 B (first in
+    # its group) read 116-211 MB/s over five rounds, `feed_bytes` run right after it
+    # 152-234, the same calls.
+    def group(c: Case) -> tuple[str, int]:
+        return (c.corpus.name, -1 if c.chunk is None else c.chunk)
+
+    groups = [list(g) for _, g in itertools.groupby(sorted(cases, key=group), key=group)]
     for round_ in range(max(c.runs for c in cases)):
+        order = [c for g in groups for c in g[round_ % len(g) :] + g[: round_ % len(g)]]
         for case in order:
             if round_ >= case.runs:
                 continue
