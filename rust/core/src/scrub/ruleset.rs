@@ -165,8 +165,6 @@ struct RunGroup {
     /// `over[n]`: the classes whose `max` is below `n` (a run of `n` is too long);
     /// past its end, every class.
     over: Vec<u64>,
-    /// Each class's `max`.
-    maxes: Vec<u16>,
 }
 
 /// Each class's run (see [`BeforeRuns`]) ending at a stream offset, carried from one
@@ -230,15 +228,21 @@ impl BeforeRuns {
                     member,
                     every: u64::MAX >> (64 - group.len()),
                     over,
-                    maxes: group.iter().map(|&(_, max)| max as u16).collect(),
                 }
             })
-            .collect::<Vec<RunGroup>>();
-        let maxes = groups
-            .iter()
-            .flat_map(|g| g.maxes.iter().copied())
             .collect();
+        let maxes = classes.iter().map(|&(_, max)| max as u16).collect();
         BeforeRuns { groups, maxes }
+    }
+
+    /// Each group with the place of its classes in the flat lists (`maxes`, and the
+    /// runs of a [`RunsAt`]).
+    fn grouped(&self) -> impl Iterator<Item = (&RunGroup, std::ops::Range<usize>)> {
+        self.groups.iter().scan(0, |first, g| {
+            let classes = *first..*first + g.every.count_ones() as usize;
+            *first = classes.end;
+            Some((g, classes))
+        })
     }
 
     /// The longest run, of 1 byte or more, of some class ending at the end of `text`
@@ -328,10 +332,8 @@ impl BeforeRuns {
     /// longer than its `max`), measured back as [`BeforeRuns::longest`] does.
     #[inline(never)]
     fn measure(&self, text: &[u8], len: &mut [u16]) {
-        let mut first = 0;
-        for g in &self.groups {
-            let len = &mut len[first..first + g.maxes.len()];
-            first += g.maxes.len();
+        for (g, classes) in self.grouped() {
+            let (len, maxes) = (&mut len[classes.clone()], &self.maxes[classes]);
             // The classes of `classes` get `n(k)`.
             let set = |len: &mut [u16], mut classes: u64, n: &dyn Fn(usize) -> u16| {
                 while classes != 0 {
@@ -348,7 +350,7 @@ impl BeforeRuns {
                 alive &= m;
                 n += 1;
                 let over = alive & g.over.get(n).copied().unwrap_or(u64::MAX);
-                set(len, over, &|k| g.maxes[k] + 1);
+                set(len, over, &|k| maxes[k] + 1);
                 alive &= !over;
                 if alive == 0 {
                     break;
@@ -360,12 +362,10 @@ impl BeforeRuns {
 
     /// The runs `len` one byte `b` further on.
     fn step(&self, len: &mut [u16], b: u8) {
-        let mut first = 0;
-        for g in &self.groups {
+        for (g, classes) in self.grouped() {
             let m = g.member[usize::from(b)];
-            let len = &mut len[first..first + g.maxes.len()];
-            first += g.maxes.len();
-            for (k, (n, &max)) in len.iter_mut().zip(&g.maxes).enumerate() {
+            let (len, maxes) = (&mut len[classes.clone()], &self.maxes[classes]);
+            for (k, (n, &max)) in len.iter_mut().zip(maxes).enumerate() {
                 *n = if m >> k & 1 != 0 {
                     (*n + 1).min(max + 1)
                 } else {
