@@ -243,16 +243,7 @@ fn main() {
     // pseudo-random sequence (a repeating storm's hits are counted a period at a time;
     // these are read hit by hit).
     for unit in ["sk-", "token", "ghp_", "AZDO"] {
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut text = Vec::with_capacity(n + 16);
-        while text.len() < n {
-            text.extend_from_slice(unit.as_bytes());
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            text.push(b"aZ09_-.:= "[(x % 10) as usize]);
-        }
-        run(&format!("varied storm {unit:?}"), &text);
+        run(&format!("varied storm {unit:?}"), &varied_storm(unit, n));
     }
     // Random token alphabets with no keyword in them: what credentials are made of,
     // and where a keyword searcher's buckets flag the most look-alikes.

@@ -69,3 +69,19 @@ pub const NEVER_RESOLVING: [(&str, &str, &str); 3] = [
         "Authorization: Bearer [REDACTED:http-bearer]",
     ),
 ];
+
+/// A storm that does not repeat: `unit`, then one byte of a seeded pseudo-random
+/// sequence of `aZ09_-.:= `, again and again, to at least `size` bytes (a repeating
+/// storm's hits are counted a period at a time; these are read hit by hit).
+pub fn varied_storm(unit: &str, size: usize) -> Vec<u8> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut text = Vec::with_capacity(size + unit.len() + 1);
+    while text.len() < size {
+        text.extend_from_slice(unit.as_bytes());
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        text.push(b"aZ09_-.:= "[(x % 10) as usize]);
+    }
+    text
+}
