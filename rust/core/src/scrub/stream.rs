@@ -3471,6 +3471,108 @@ mod tests {
         }
     }
 
+    /// Rules whose DFAs count (no state repeats while they live, so a leader's
+    /// followers are not dropped with it: see [`Scrubber::dead_followers`]): a fixed
+    /// length, with a match state on the way for the second, and a match 5 bytes in
+    /// that may go on to a longer one for the third.
+    fn counting_rules() -> Arc<RuleSet> {
+        static SET: std::sync::OnceLock<Arc<RuleSet>> = std::sync::OnceLock::new();
+        SET.get_or_init(|| {
+            let mut a = RuleSpec::custom("ca", "ka-[a-z0-9_-]{40}AA", vec!["ka-".into()]);
+            let mut b = RuleSpec::custom("cb", "kb-[a-z-]{20}(?:[0-9]{3})?", vec!["kb-".into()]);
+            // A match 5 bytes in that may go on to a longer one.
+            let mut c = RuleSpec::custom("cc", "kc-[a-z]{2}(?:[a-z-]{20}Z)?", vec!["kc-".into()]);
+            // No left guard: a storm's keywords each start a candidate.
+            (a.left_guard, b.left_guard, c.left_guard) =
+                (String::new(), String::new(), String::new());
+            b.right_guard = "[0-9]".into();
+            c.right_guard = String::new();
+            Arc::new(RuleSet::new(&[a, b, c], &[], "[{rule}]").unwrap())
+        })
+        .clone()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Storms of the counting rules' keywords with edits (a break in the period,
+        /// a match, a byte that kills), in small chunks: followers, made when their
+        /// leader leaves the queue, write what feeding every byte writes, chunk by
+        /// chunk (hold-back included).
+        #[test]
+        fn counting_followers_write_as_plain_feeding(
+            unit in proptest::collection::vec(0usize..8, 1..4),
+            times in 1usize..120,
+            edits in proptest::collection::vec((any::<usize>(), 0usize..8), 0..4),
+            chunk in 1usize..40,
+        ) {
+            const PIECES: [&str; 8] = ["ka-", "kb-", "xyz", "AA", "-", "123", " ", "ka-ab"];
+            let one: String = unit.iter().map(|&p| PIECES[p]).collect();
+            let mut text: Vec<u8> = one.bytes().cycle().take(one.len() * times).collect();
+            for &(at, p) in &edits {
+                let at = at % (text.len() + 1);
+                text.splice(at..at, PIECES[p].bytes());
+            }
+            prop_assert!(written_alike(counting_rules(), &text, chunk).is_ok());
+        }
+    }
+
+    /// Written in `chunk`s, a scrubber with its shortcuts and one feeding every byte
+    /// write the same bytes after each chunk, and the same in all (hold-back
+    /// included: a candidate taken alive where it died holds back what it should not).
+    /// `Err` names the first chunk they differ after.
+    fn written_alike(set: Arc<RuleSet>, text: &[u8], chunk: usize) -> Result<(), usize> {
+        let (mut fast, mut plain) = (Scrubber::new(set.clone()), Scrubber::new(set));
+        plain.plain = true;
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for (k, piece) in text.chunks(chunk.max(1)).enumerate() {
+            fast.feed(piece, &mut a);
+            plain.feed(piece, &mut b);
+            if a != b {
+                return Err(k);
+            }
+        }
+        fast.flush(&mut a);
+        plain.flush(&mut b);
+        if a == b {
+            Ok(())
+        } else {
+            Err(usize::MAX)
+        }
+    }
+
+    /// A storm of a counting rule's keyword with a token's end (`AA`), a break (` `)
+    /// or another keyword put at every offset of two periods, written a byte at a
+    /// time and in chunks of 5: the token is redacted and the break ends the storm's
+    /// candidates where feeding every byte does, write by write.
+    #[test]
+    fn counting_storms_with_an_edit_write_as_plain_feeding() {
+        let storm = "ka-xyz".repeat(40);
+        for edit in ["AA", " ", "kb-"] {
+            for at in 150..162 {
+                let text = [&storm[..at], edit, &storm[at..]].concat();
+                for chunk in [1, 5] {
+                    assert_eq!(
+                        written_alike(counting_rules(), text.as_bytes(), chunk),
+                        Ok(()),
+                        "{edit:?} at {at}, chunks of {chunk}"
+                    );
+                }
+            }
+        }
+        // Each `kc-xy` matches, and its candidate lives on 20 bytes for a longer
+        // match: a follower made when it is decided meets its own match in its first
+        // bytes.
+        let storm = "kc-xy-".repeat(40);
+        for chunk in [1, 5] {
+            assert_eq!(
+                written_alike(counting_rules(), storm.as_bytes(), chunk),
+                Ok(()),
+                "kc-xy- storm, chunks of {chunk}"
+            );
+        }
+    }
+
     /// Every built-in vector that redacts, with a byte of it repeated 33 or 300
     /// times (a state that read it may loop on it, or leave), in one piece and in
     /// chunks of 7: as feeding every byte through each candidate's DFA gives. The
