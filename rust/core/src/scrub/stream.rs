@@ -3513,7 +3513,7 @@ mod tests {
                 let at = at % (text.len() + 1);
                 text.splice(at..at, PIECES[p].bytes());
             }
-            prop_assert!(written_alike(counting_rules(), &text, chunk).is_ok());
+            prop_assert_eq!(written_alike(counting_rules(), &text, chunk), Ok(()));
         }
     }
 
