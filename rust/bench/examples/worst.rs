@@ -195,6 +195,10 @@ fn worst_tests() {
         let name = format!("never resolving {:?}", &head[..head.len().min(14)]);
         add(name, &|| [head.as_bytes(), &repeat(body, n)].concat());
     }
+    for unit in VARIED_STORMS {
+        add(format!("varied storm {unit:?}"), &|| varied_storm(unit, n));
+    }
+    add("runs of a, no period".into(), &|| runs_of_a(n));
     let rates = inputs
         .iter()
         .map(|(name, text)| (run(name, text), name.clone()))
@@ -242,7 +246,7 @@ fn main() {
     // Storms that do not repeat: each keyword followed by one byte of a seeded
     // pseudo-random sequence (a repeating storm's hits are counted a period at a time;
     // these are read hit by hit).
-    for unit in ["sk-", "token", "ghp_", "AZDO"] {
+    for unit in VARIED_STORMS {
         run(&format!("varied storm {unit:?}"), &varied_storm(unit, n));
     }
     // Random token alphabets with no keyword in them: what credentials are made of,
@@ -265,19 +269,10 @@ fn main() {
             .collect();
         run(name, &text);
     }
-    // Runs of `a` (the keyword `AAAA` hits at every byte) of 150 to 250 bytes, each
-    // ended by a random byte: dense blocks with no period, where the first bytes of
-    // the window a period is looked for with occur at nearly every distance.
-    let mut x = 0x510E_527F_ADE6_82D1u64;
-    let mut text = Vec::with_capacity(n + 256);
-    while text.len() < n {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        text.extend(std::iter::repeat_n(b'a', 150 + (x % 101) as usize));
-        text.push(b"bcdefgh0123456789 "[(x >> 8) as usize % 18]);
-    }
-    run("runs of a, no period", &text);
+    // Runs of `a` of 150 to 250 bytes, each ended by a random byte: dense blocks with
+    // no period, where the first bytes of the window a period is looked for with occur
+    // at nearly every distance.
+    run("runs of a, no period", &runs_of_a(n));
     // Ordinary text with a keyword every 16 to 31 bytes: as dense as hits get in
     // text that is not a storm (a log of `token=…` lines, JSON full of keys), where
     // either engine of the prefilter may be the cheaper.

@@ -70,6 +70,9 @@ pub const NEVER_RESOLVING: [(&str, &str, &str); 3] = [
     ),
 ];
 
+/// The units of the storms that do not repeat (see [`varied_storm`]).
+pub const VARIED_STORMS: [&str; 5] = ["sk-", "token", "ghp_", "AZDO", "eyJ"];
+
 /// A storm that does not repeat: `unit`, then one byte of a seeded pseudo-random
 /// sequence of `aZ09_-.:= `, again and again, to at least `size` bytes (a repeating
 /// storm's hits are counted a period at a time; these are read hit by hit).
@@ -82,6 +85,22 @@ pub fn varied_storm(unit: &str, size: usize) -> Vec<u8> {
         x ^= x >> 7;
         x ^= x << 17;
         text.push(b"aZ09_-.:= "[(x % 10) as usize]);
+    }
+    text
+}
+
+/// Runs of 150 to 250 lowercase `a` (the Twitter keyword, 21 `A`s, is found ignoring
+/// case: a hit at every byte, each dropped by its gate), each ended by a seeded
+/// pseudo-random byte, to at least `size` bytes: dense blocks with no period.
+pub fn runs_of_a(size: usize) -> Vec<u8> {
+    let mut x = 0x510E_527F_ADE6_82D1u64;
+    let mut text = Vec::with_capacity(size + 256);
+    while text.len() < size {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        text.extend(std::iter::repeat_n(b'a', 150 + (x % 101) as usize));
+        text.push(b"bcdefgh0123456789 "[(x >> 8) as usize % 18]);
     }
     text
 }
