@@ -1126,6 +1126,15 @@ const SMALL: usize = 512;
 /// 64, 2.0 at 128, 2.6 at 256, 3.7 at 500.
 const SIEVE_FROM: usize = 16;
 
+/// A small slice whose bytes the sieve flags one in this many or more is crowded: the
+/// small slices after it take the walk, until one has no hit. Written a byte at a
+/// time, a run of `a` is scanned again each write from where the Twitter keyword (21
+/// `A`s, found ignoring case) may be arriving, and the sieve flags each of those 20
+/// bytes, a lookup each: 590 ns a write, where the walk reads the 21 bytes in a few
+/// dozen and answers the hold-back question on the way. Clean text flags one byte in
+/// 26 or fewer.
+const SMALL_CROWDED: usize = 4;
+
 #[derive(Debug)]
 pub(crate) struct Prefilter {
     /// Every pattern, ASCII-lowercased when it is a keyword, as given when a literal.
@@ -1726,19 +1735,25 @@ impl Prefilter {
                 *dense_before = dense_block;
             }
             // A small slice with the sieve: one step of it (or a few), and the hold-back
-            // question left to `Tails` (see `SIEVE_FROM`).
+            // question left to `Tails` (see `SIEVE_FROM`), unless the small slice before
+            // was crowded (see `SMALL_CROWDED`).
             Some(Keywords {
                 sieve: Some(sieve), ..
-            }) if hay.len() >= SIEVE_FROM => {
-                self.sieve_hits(sieve, hay, (0, hay.len()), hits);
+            }) if hay.len() >= SIEVE_FROM && !*dense_before => {
+                let (_, flags) = self.sieve_hits(sieve, hay, (0, hay.len()), hits);
                 sort_by_start(&mut hits[first..]);
+                *dense_before = flags * SMALL_CROWDED >= hay.len();
             }
-            _ => {
+            keywords => {
                 pending = Some(
                     self.walk
                         .find(hay, hits, chains)
                         .max(self.short_pending(hay)),
                 );
+                // Back to the sieve after a small slice with no hit.
+                if *dense_before && matches!(keywords, Some(Keywords { sieve: Some(_), .. })) {
+                    *dense_before = hits.len() > first;
+                }
             }
         }
         if let Some(ac) = &self.literals {
@@ -2343,6 +2358,40 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// A small slice the sieve flags at most bytes of (a run of `a`: the Twitter
+    /// keyword, 21 `A`s, found ignoring case) sends the small slices after it to the
+    /// walk while they have hits; the first without one goes back to the sieve.
+    #[test]
+    fn crowded_small_slices_send_the_next_to_the_walk() {
+        let pre = Prefilter::new(&keywords(), &[]).unwrap();
+        if pre.keywords.as_ref().is_none_or(|k| k.sieve.is_none()) {
+            return; // No AVX-512: small slices always take the walk.
+        }
+        let (mut scratch, mut dense) = (Scratch::default(), false);
+        let mut find = |slice: &[u8], dense: &mut bool| {
+            let pending = pre.find(slice, &mut scratch, &mut Vec::new(), dense);
+            (pending.is_some(), *dense)
+        };
+        // Clean text: the sieve, which leaves the hold-back to `Tails` (no pending).
+        assert_eq!(
+            find(b"let total = items.len() + 1; // ok", &mut dense),
+            (false, false)
+        );
+        // A run of `a`: the sieve, then crowded.
+        assert_eq!(find(&[b'a'; 40], &mut dense), (false, true));
+        // More of the run (a hit of the keyword ignoring case): the walk, still crowded.
+        assert_eq!(find(&[b'a'; 24], &mut dense), (true, true));
+        // No hit: the walk, and back to the sieve for the next.
+        assert_eq!(
+            find(b"let total = items.len() + 1; // ok", &mut dense),
+            (true, false)
+        );
+        assert_eq!(
+            find(b"let total = items.len() + 1; // ok", &mut dense),
+            (false, false)
+        );
+    }
+
     fn keywords() -> Vec<Vec<u8>> {
         crate::scrub::rules::builtin()
             .flat_map(|r| r.keywords.iter())
@@ -2779,6 +2828,44 @@ mod tests {
                 found.sort_unstable();
                 walked.sort_unstable();
                 prop_assert_eq!(found, walked);
+            }
+        }
+
+        /// Small slices one after another, as a stream passes them, each through the
+        /// engine the slice before picked (the sieve, or the walk after a crowded
+        /// slice: runs of `a`, which the sieve flags at every byte): every slice
+        /// reports the brute-force hits and hold-back, whichever engine it took.
+        #[test]
+        fn small_slices_after_crowded_ones_report_the_same(
+            pieces in proptest::collection::vec((0usize..40, "[aAk_z .:=-]{0,3}"), 1..40),
+            cuts in proptest::collection::vec(1usize..80, 1..60),
+        ) {
+            static BUILT: std::sync::OnceLock<(Vec<Vec<u8>>, Prefilter)> = std::sync::OnceLock::new();
+            let (patterns, pre) = BUILT.get_or_init(|| {
+                let patterns = keywords();
+                let pre = Prefilter::new(&patterns, &[]).unwrap();
+                (patterns, pre)
+            });
+            let mut text = Vec::new();
+            for (n, other) in &pieces {
+                text.extend(std::iter::repeat_n(b'a', *n));
+                text.extend_from_slice(other.as_bytes());
+            }
+            let (mut scratch, mut dense, mut at) = (Scratch::default(), false, 0);
+            for cut in cuts.iter().cycle() {
+                if at >= text.len() {
+                    break;
+                }
+                let slice = &text[at..(at + cut).min(text.len())];
+                at += cut;
+                let mut hits = Vec::new();
+                let pending = pre.find(slice, &mut scratch, &mut hits, &mut dense);
+                hits.sort_unstable();
+                prop_assert_eq!(hits, hits_naive(patterns, slice));
+                let want = pending_naive(patterns, slice);
+                prop_assert!(pending.is_none() || pending == Some(want));
+                let start = pre.partial_start(slice, pending);
+                prop_assert_eq!(start, (want > 0).then(|| slice.len() - want));
             }
         }
 
