@@ -26,7 +26,8 @@ class Rule(NamedTuple):
     #: The provider or family whose file defines the rule; ``literal-secret`` (the
     #: secrets registered at run time) belongs to none and has "".
     family: str = ""
-    #: The literals (ASCII case-insensitive) whose occurrence starts a possible match.
+    #: The literals whose occurrence starts a possible match: ASCII case ignored, unless
+    #: the pattern spells the keyword one way only (then only that spelling can match).
     keywords: tuple[str, ...] = ()
     #: The regular expression (Rust ``regex`` syntax) matched from a keyword; what it
     #: matches is redacted, or only its ``secret`` group where it has one. Guards and

@@ -198,6 +198,9 @@ fn worst_tests() {
     for unit in VARIED_STORMS {
         add(format!("varied storm {unit:?}"), &|| varied_storm(unit, n));
     }
+    for unit in WRONG_CASE_STORMS {
+        add(format!("varied storm {unit:?}"), &|| varied_storm(unit, n));
+    }
     add("runs of a, no period".into(), &|| runs_of_a(n));
     let rates = inputs
         .iter()
@@ -247,6 +250,11 @@ fn main() {
     // pseudo-random sequence (a repeating storm's hits are counted a period at a time;
     // these are read hit by hit).
     for unit in VARIED_STORMS {
+        run(&format!("varied storm {unit:?}"), &varied_storm(unit, n));
+    }
+    // The same with keywords of rules that spell them one way only, in the other case:
+    // no hit at all.
+    for unit in WRONG_CASE_STORMS {
         run(&format!("varied storm {unit:?}"), &varied_storm(unit, n));
     }
     // Random token alphabets with no keyword in them: what credentials are made of,

@@ -1,7 +1,13 @@
 //! The keyword prefilter: where in a slice of text could a rule's keyword, or a literal
 //! secret's form, occur? Everything after it only runs at the places this reports.
 //!
-//! Keywords are matched ASCII-case-insensitively. Those of four bytes or more are found
+//! Keywords are matched ASCII-case-insensitively, except those whose rule's pattern
+//! spells them one way only (most token prefixes: `AKIA`, `ghp_`, Twitter's 21 `A`s;
+//! see [`Prefilter::with_cases`]), whose hits count only as written: the search
+//! still folds case and each hit of one of those is compared as written, and where a
+//! step of the sieve flags many positions it asks their case first (see
+//! `sieve::refine`), so that `akia…`, `GHP_…` or a run of `a` cost neither a flag's
+//! lookup nor a hit. Those of four bytes or more are found
 //! by their rarest four bytes (their *signature*, see [`signature`]), then verified in
 //! full, three-byte keywords whole: where the CPU has AVX-512, all of them in one pass
 //! of the [`Sieve`] over the slice as written; elsewhere with SIMD Teddy searchers over
@@ -28,6 +34,7 @@ use std::sync::OnceLock;
 use super::opening::{opening, Gate, Opening, RunBefore, Window, AHEAD};
 use super::ruleset::{BeforeRun, ByteClass};
 use super::sieve::Sieve;
+use super::stream::head;
 use crate::Error;
 
 /// A place where a pattern occurs: `(pattern index, offset of its first byte)`.
@@ -57,8 +64,9 @@ struct Keywords {
     dense: Box<Dense>,
 }
 
-/// Every keyword as one ASCII-case-insensitive DFA of our own table, walked a byte at a
-/// time with no setup: the engine for slices too small to repay Teddy's (a token delta),
+/// Every keyword as one ASCII-case-insensitive DFA of our own table (the hits of a
+/// keyword found as written are then compared as written), walked a byte at a time
+/// with no setup: the engine for slices too small to repay Teddy's (a token delta),
 /// for stretches of dense hits (see [`Dense`]), and for any slice when SIMD is missing.
 /// The state it ends in also answers the hold-back question of [`Tails`] for free: an
 /// Aho-Corasick state stands for the longest suffix of the text read that is a prefix
@@ -95,13 +103,25 @@ struct Walk {
     short: Vec<(Vec<u8>, u32)>,
     short_last: Vec<u8>,
     short_flag: [bool; 256],
+    /// Per keyword found as written (see [`Prefilter::with_cases`]): the keyword as
+    /// given, which a hit's bytes must equal; `None` for the others. The table folds
+    /// case for every keyword (telling the cases apart took a table twice the size,
+    /// 765 KB, and a 32-byte delta's walks missed the cache the more), so a hit of one
+    /// of these is compared with it where the walk reports it.
+    written: Vec<Option<Vec<u8>>>,
     /// The length of the longest keyword of three bytes or more.
     longest: usize,
 }
 
 impl Walk {
-    /// `long` are the keywords of three bytes or more, `short` the rest.
-    fn new(keywords: &[Vec<u8>], long: &[u32], short: Vec<(Vec<u8>, u32)>) -> Result<Walk, String> {
+    /// `long` are the keywords of three bytes or more, `short` the rest; `exact[k]`:
+    /// keyword `k`'s hits count only as written (the table folds case either way).
+    fn new(
+        keywords: &[Vec<u8>],
+        long: &[u32],
+        exact: &[bool],
+        short: Vec<(Vec<u8>, u32)>,
+    ) -> Result<Walk, String> {
         let dfa = dfa::DFA::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
@@ -198,6 +218,9 @@ impl Walk {
             short,
             short_last,
             short_flag,
+            written: (0..keywords.len())
+                .map(|k| (exact.get(k) == Some(&true)).then(|| keywords[k].clone()))
+                .collect(),
             longest: long
                 .iter()
                 .map(|&k| keywords[k as usize].len())
@@ -313,9 +336,20 @@ impl Walk {
         &self.ends[self.range(state)]
     }
 
-    /// Append the hits of `hay`; returns the longest suffix of `hay` that is a proper
-    /// prefix of a keyword of three bytes or more (the short ones are the caller's).
+    /// [`Walk::find_any`], then the hits of keywords found as written kept only where
+    /// they are spelled so (tests; the prefilter compares them after its own).
+    #[cfg(test)]
     fn find(&self, hay: &[u8], hits: &mut Vec<Hit>, chains: &mut Chains) -> usize {
+        let first = hits.len();
+        let pending = self.find_any(hay, hits, chains);
+        self.keep_spelled(hay, hits, first);
+        pending
+    }
+
+    /// Append the hits of `hay`, spelled in any case (see [`Walk::keep_spelled`]);
+    /// returns the longest suffix of `hay` that is a proper prefix of a keyword of
+    /// three bytes or more (the short ones are the caller's).
+    fn find_any(&self, hay: &[u8], hits: &mut Vec<Hit>, chains: &mut Chains) -> usize {
         // Small chains for a small slice: a scrubber of one short text allocates
         // little. (Without SIMD, a larger slice than that goes as one walk.)
         let state = if hay.len() >= HALVES * self.longest && self.records(hay, SMALL) {
@@ -368,6 +402,34 @@ impl Walk {
         );
     }
 
+    /// Drop from `hits[first..]` (of `hay`) those of keywords found as written that
+    /// are spelled otherwise. The caller's, once the walk is done: inside the walk
+    /// (the text in its callback, or the first hit's index held across it) it cost a
+    /// load at every byte, the loop's registers spilled.
+    #[cold]
+    #[inline(never)]
+    fn keep_spelled(&self, hay: &[u8], hits: &mut Vec<Hit>, first: usize) {
+        let mut w = first;
+        for r in first..hits.len() {
+            let (k, at) = hits[r];
+            if self.spelled(hay, k, at) {
+                hits[w] = hits[r];
+                w += 1;
+            }
+        }
+        hits.truncate(w);
+    }
+
+    /// Whether the hit of keyword `k` at `at` of `hay` is spelled as the keyword must
+    /// be (any way, unless it is found as written).
+    #[inline(always)]
+    fn spelled(&self, hay: &[u8], k: u32, at: usize) -> bool {
+        match self.written.get(k as usize) {
+            Some(Some(written)) => has_at(hay, at, written),
+            _ => true,
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn short(&self, hay: &[u8], i: usize, hits: &mut Vec<Hit>) {
@@ -401,7 +463,9 @@ impl Walk {
 #[derive(Debug)]
 struct Dense {
     /// Per entry of [`Walk::ends`] (the same keywords): `(keyword, length, back)`,
-    /// where its signature starts `back` bytes before the end of the hit.
+    /// where its signature starts `back & BACK` bytes before the end of the hit, and
+    /// `back >> CASED` says how its case is compared: 0, any case; 1, as written, in
+    /// its first 8 bytes or fewer; 2, as written, and longer (see [`Dense::cased`]).
     ends: Vec<(u32, u32, u32)>,
     /// Length of the longest keyword.
     longest: usize,
@@ -414,6 +478,13 @@ struct Dense {
     lens: Vec<u32>,
     /// The most of `offsets`.
     offset_most: usize,
+    /// Per keyword found as written (see [`Walk::written`]): its first bytes (up to
+    /// 8) as a little-endian word and the mask that covers them, and whether it is
+    /// longer (then the rest is compared too); `(0, 0, false)` for the others. A hit
+    /// spelled otherwise is no hit. With gates, whose `spellings` compare the first
+    /// 8 bytes, only the longer keywords are compared here: in a storm of `sk-` the
+    /// word compared again cost ~28 instructions a hit, 12 % of the storm's time.
+    cased: Vec<(u64, u64, bool)>,
 }
 
 /// The most bytes before a hit's start that the gate of a keyword with `source` reads:
@@ -477,6 +548,11 @@ impl Gates {
     }
 }
 
+/// In [`Dense::ends`]: the bits of `back` that hold the distance, and where the case
+/// kind starts.
+const BACK: u32 = 0xffff;
+const CASED: u32 = 16;
+
 pub(crate) const BLOCK: usize = 4096;
 /// The first block of a slice that does not start dense, through the sieve (see
 /// [`Prefilter::find_gated`]).
@@ -502,10 +578,15 @@ impl Dense {
             offset[k as usize] = off as u32;
             longest = longest.max(patterns[k as usize].len());
         }
+        let kind = |k: u32| match &walk.written[k as usize] {
+            None => 0,
+            Some(w) if w.len() <= 8 => 1,
+            Some(_) => 2,
+        };
         let ends = walk
             .ends
             .iter()
-            .map(|&(k, len)| (k, len, len - offset[k as usize]))
+            .map(|&(k, len)| (k, len, (len - offset[k as usize]) | kind(k) << CASED))
             .collect();
         Dense {
             ends,
@@ -514,6 +595,16 @@ impl Dense {
             offset_most: offset.iter().copied().max().unwrap_or(0) as usize,
             offsets: offset,
             lens: patterns.iter().map(|p| p.len() as u32).collect(),
+            cased: (walk.written.iter())
+                .map(|w| match w {
+                    None => (0, 0, false),
+                    Some(w) => {
+                        let n = w.len().min(8);
+                        let mask = u64::MAX >> (8 * (8 - n));
+                        (head(w) & mask, mask, w.len() > 8)
+                    }
+                })
+                .collect(),
         }
     }
 
@@ -553,13 +644,13 @@ impl Dense {
     /// [`RECORD`] bytes. The ends are then read chain by chain, in order of their end:
     /// a hit is moved back past the few longer keywords that start after it
     /// (`secret_access_key` holds four), which costs less than sorting the block.
-    /// `text` is the slice as written, for `gates` (`None`: every hit is reported),
-    /// `lower` the same lowercased or as written (the walk folds case); returns how
-    /// many hits it found, reported or not.
+    /// `text` is the slice as written (the walk folds case where a keyword is not
+    /// exact), also read by `gates` (`None`: every hit is reported); returns how many
+    /// hits it found, reported or not.
     fn find(
         &self,
         walk: &Walk,
-        (text, lower): (&[u8], &[u8]),
+        text: &[u8],
         gates: Option<Gating<'_>>,
         (at, to): (usize, usize),
         hits: &mut Vec<Hit>,
@@ -572,7 +663,7 @@ impl Dense {
         let (mut at, mut found) = (at, 0);
         while at < to {
             let end = to.min(at.saturating_add(piece));
-            found += self.find_piece(walk, (text, lower, gates), (at, end), (hits, first), chains);
+            found += self.find_piece(walk, (text, gates), (at, end), (hits, first), chains);
             at = end;
         }
         found
@@ -582,14 +673,14 @@ impl Dense {
     fn find_piece(
         &self,
         walk: &Walk,
-        (text, lower, gates): (&[u8], &[u8], Option<Gating<'_>>),
+        (text, gates): (&[u8], Option<Gating<'_>>),
         (at, to): (usize, usize),
         (hits, first): (&mut Vec<Hit>, usize),
         chains: &mut Chains,
     ) -> usize {
         let from = at.saturating_sub(self.longest - 1);
-        let stop = (to + self.longest - 1).min(lower.len());
-        let hay = &lower[from..stop];
+        let stop = (to + self.longest - 1).min(text.len());
+        let hay = &text[from..stop];
         let gated = (text, gates);
         let mut found = 0;
         if walk.records(hay, RECORD) {
@@ -607,9 +698,19 @@ impl Dense {
         found
     }
 
+    /// Whether the hit of keyword `k` at `start` of `text` is spelled as it must be
+    /// (see [`Dense::cased`]).
+    #[inline(always)]
+    fn spelled(&self, walk: &Walk, text: &[u8], k: u32, start: usize) -> bool {
+        let (word, mask, longer) = self.cased[k as usize];
+        mask == 0
+            || (head(&text[start..]) & mask == word && (!longer || walk.spelled(text, k, start)))
+    }
+
     /// Push to `hits` (sorted from `first` on) the keywords of each recorded end
-    /// `(state, t)`, at offset `base + t`, whose signature starts in `at..to` and
-    /// which their gate lets through; returns how many there were, gated or not. Out
+    /// `(state, t)`, at offset `base + t`, whose signature starts in `at..to`, spelled
+    /// as they must be (see [`Dense::cased`]), and which their gate lets through;
+    /// returns how many there were, gated or not. Out
     /// of line, with its few values in registers (inline, they were reloaded from the
     /// stack at every end).
     #[inline(never)]
@@ -623,6 +724,7 @@ impl Dense {
         (text, gates): (&[u8], Option<Gating<'_>>),
     ) -> usize {
         let mut recent = gates.map(Recent::new);
+        let compared = u32::from(recent.is_some());
         let mut found = 0;
         // The keywords of the last state met (a storm's ends are all in one or two).
         let mut last: (u32, &[(u32, u32, u32)]) = (u32::MAX, &[]);
@@ -632,10 +734,15 @@ impl Dense {
                 last = (state, &self.ends[walk.range(state)]);
             }
             for &(k, len, back) in last.1 {
-                let sig = end - back as usize;
-                if sig >= at && sig < to {
+                let sig = end - (back & BACK) as usize;
+                let start = end - len as usize;
+                // Gated, the gate's `spellings` compare a keyword's first 8 bytes:
+                // only a longer one is compared here.
+                if sig >= at
+                    && sig < to
+                    && (back >> CASED <= compared || self.spelled(walk, text, k, start))
+                {
                     found += 1;
-                    let start = end - len as usize;
                     if recent
                         .as_mut()
                         .is_none_or(|r| r.opens(k, text, start, len as usize))
@@ -1295,17 +1402,45 @@ impl Tails {
 
 impl Prefilter {
     /// `keywords` are numbered first, then `literals`, in the order given.
+    /// Every keyword is found ignoring ASCII case (see [`Prefilter::with_cases`]).
+    #[cfg(test)]
     pub(crate) fn new(keywords: &[Vec<u8>], literals: &[Vec<u8>]) -> Result<Prefilter, Error> {
-        Prefilter::build(keywords, literals, true)
+        Prefilter::build(keywords, &[], literals, true)
+    }
+
+    /// As [`Prefilter::new`], with keyword `k` found as written where `exact[k]` (its
+    /// rule matches no other spelling: see `opening::spelled_as_written`), ignoring
+    /// ASCII case elsewhere. Keywords shorter than three bytes are always exact.
+    pub(crate) fn with_cases(
+        keywords: &[Vec<u8>],
+        exact: &[bool],
+        literals: &[Vec<u8>],
+    ) -> Result<Prefilter, Error> {
+        Prefilter::build(keywords, exact, literals, true)
     }
 
     /// The prefilter as a CPU without AVX-512 has it: Teddy's searchers, no sieve.
     #[cfg(test)]
     pub(crate) fn without_sieve(keywords: &[Vec<u8>]) -> Prefilter {
-        Prefilter::build(keywords, &[], false).expect("a prefilter")
+        Prefilter::build(keywords, &[], &[], false).expect("a prefilter")
     }
 
-    fn build(keywords: &[Vec<u8>], literals: &[Vec<u8>], sieve: bool) -> Result<Prefilter, Error> {
+    /// The prefilter as a CPU without AVX-512 has it, keywords found with their case
+    /// where `exact` says (tests).
+    #[cfg(test)]
+    pub(crate) fn without_sieve_cased(keywords: &[Vec<u8>], exact: &[bool]) -> Prefilter {
+        Prefilter::build(keywords, exact, &[], false).expect("a prefilter")
+    }
+
+    fn build(
+        keywords: &[Vec<u8>],
+        exact: &[bool],
+        literals: &[Vec<u8>],
+        sieve: bool,
+    ) -> Result<Prefilter, Error> {
+        let exact: Vec<bool> = (0..keywords.len())
+            .map(|k| exact.get(k).copied().unwrap_or(false) && keywords[k].len() >= 3)
+            .collect();
         let err = |e: aho_corasick::BuildError| Error::Config {
             reason: format!("keyword prefilter: {e}"),
         };
@@ -1360,7 +1495,26 @@ impl Prefilter {
             .iter()
             .map(|(_, i)| keywords[*i as usize].clone())
             .collect();
-        let sieve = sieve.then(|| Sieve::new(&all, &pairs).or_else(|| Sieve::new(&all, &[])));
+        // A signature is case-sensitive where every keyword it starts is found as
+        // written and spells it the same way.
+        let cased: Vec<Option<Vec<u8>>> = by_sig
+            .iter()
+            .chain(&three_owners)
+            .zip(&all)
+            .map(|(owners, sig)| {
+                let spelled = |&(k, off): &(u32, usize)| {
+                    exact[k as usize].then(|| keywords[k as usize][off..off + sig.len()].to_vec())
+                };
+                let first = spelled(owners.first()?)?;
+                owners
+                    .iter()
+                    .all(|o| spelled(o).as_ref() == Some(&first))
+                    .then_some(first)
+            })
+            .collect();
+        let sieve = sieve.then(|| {
+            Sieve::with_cases(&all, &cased, &pairs).or_else(|| Sieve::with_cases(&all, &cased, &[]))
+        });
         let sieve = sieve.flatten().map(|sieve| {
             let owners = by_sig.iter().chain(&three_owners).cloned().collect();
             (sieve, owners)
@@ -1400,9 +1554,10 @@ impl Prefilter {
             .iter()
             .map(|&(_, i)| (keywords[i as usize].clone(), i))
             .collect();
-        let walk = Walk::new(keywords, &long, short_keywords).map_err(|e| Error::Config {
-            reason: format!("keyword prefilter: {e}"),
-        })?;
+        let walk =
+            Walk::new(keywords, &long, &exact, short_keywords).map_err(|e| Error::Config {
+                reason: format!("keyword prefilter: {e}"),
+            })?;
         let teddy = !searchers.is_empty() || (sigs.is_empty() && three.is_some());
         let keywords_index = if has_long && (sieve.is_some() || teddy) {
             let owners: Vec<&Owners> = by_sig.iter().chain(&three_owners).collect();
@@ -1428,7 +1583,7 @@ impl Prefilter {
         } else {
             let all: Vec<u32> = (0..literals.len() as u32).collect();
             Some(
-                Walk::new(literals, &all, Vec::new()).map_err(|e| Error::Config {
+                Walk::new(literals, &all, &[], Vec::new()).map_err(|e| Error::Config {
                     reason: format!("literal prefilter: {e}"),
                 })?,
             )
@@ -1484,6 +1639,12 @@ impl Prefilter {
         self
     }
 
+    /// Whether keyword `k` is found as written (tests).
+    #[cfg(test)]
+    pub(crate) fn is_exact(&self, k: u32) -> bool {
+        self.walk.written[k as usize].is_some()
+    }
+
     /// Whether the keywords are found by the sieve (tests).
     #[cfg(test)]
     pub(crate) fn sieved(&self) -> bool {
@@ -1509,10 +1670,8 @@ impl Prefilter {
         let gates = (dense.gates.as_ref())
             .filter(|_| gated)
             .map(|gates| Gating { gates, kill });
-        let mut lower = Vec::new();
-        lowercase_into(text, &mut lower);
         let mut hits = Vec::new();
-        let span = (text, &lower[..]);
+        let span = text;
         let space = (&mut hits, &mut Default::default(), &mut Vec::new());
         let block = (at, text.len());
         let carry = (&mut Period::default(), &mut Runs::default());
@@ -1665,14 +1824,13 @@ impl Prefilter {
                     // Teddy's stops (see below), and the positions the sieve flagged.
                     let (mut stops, mut flags) = (0, 0);
                     if dense_block {
-                        let text = (hay, lower);
                         let gates = (dense.gates.as_ref())
                             .filter(|_| gated)
                             .map(|gates| Gating { gates, kill });
                         let space = (&mut *hits, &mut *chains, &mut *short);
                         let block = (at, to);
                         let carry = (&mut *period, &mut *runs);
-                        found = Some(self.dense_block(dense, text, gates, block, space, carry));
+                        found = Some(self.dense_block(dense, hay, gates, block, space, carry));
                         // Its parts may interleave where one ends (see `dense_block`).
                         sort_by_start(&mut hits[before..]);
                     } else {
@@ -1683,11 +1841,11 @@ impl Prefilter {
                         } else {
                             for (searcher, by_sig) in searchers {
                                 let end = (to + SIG - 1).min(hay.len());
-                                stops += self.teddy(searcher, by_sig, lower, at, end, hits);
+                                stops += self.teddy(searcher, by_sig, (hay, lower), at, end, hits);
                             }
                             if let Some((searcher, by_sig)) = three {
                                 let end = (to + 2).min(hay.len());
-                                stops += self.teddy(searcher, by_sig, lower, at, end, hits);
+                                stops += self.teddy(searcher, by_sig, (hay, lower), at, end, hits);
                             }
                             stops += self.short_hits(hay, (at, to), hits);
                         }
@@ -1745,11 +1903,7 @@ impl Prefilter {
                 *dense_before = flags * SMALL_CROWDED >= hay.len();
             }
             keywords => {
-                pending = Some(
-                    self.walk
-                        .find(hay, hits, chains)
-                        .max(self.short_pending(hay)),
-                );
+                pending = Some(self.walk_small(hay, hits, chains));
                 // Back to the sieve after a small slice with no hit.
                 if *dense_before && matches!(keywords, Some(Keywords { sieve: Some(_), .. })) {
                     *dense_before = hits.len() > first;
@@ -1790,7 +1944,7 @@ impl Prefilter {
             };
             for &(k, off) in owners {
                 if let Some(h) = at_sig.checked_sub(off) {
-                    if has_at_folded(hay, h, &self.patterns[k as usize]) {
+                    if self.has_keyword_at(hay, h, k) {
                         hits.push((k, h));
                     }
                 }
@@ -1802,6 +1956,32 @@ impl Prefilter {
         } else {
             (stops + self.short_hits(hay, (at, to), hits), flags)
         }
+    }
+
+    /// Whether keyword `k` (three bytes or more) occurs in `hay` at `at`: as written
+    /// where it is exact, else ASCII case ignored.
+    #[inline]
+    fn has_keyword_at(&self, hay: &[u8], at: usize, k: u32) -> bool {
+        match &self.walk.written[k as usize] {
+            None => has_at_folded(hay, at, &self.patterns[k as usize]),
+            Some(written) => has_at(hay, at, written),
+        }
+    }
+
+    /// The hits of `hay` by the walk, spelled as they must be, and the longest suffix
+    /// of `hay` that is a proper prefix of a keyword. Out of line: inlined, the walk
+    /// held one more value across its loop than registers allow, a load at every byte.
+    #[inline(never)]
+    fn walk_small(&self, hay: &[u8], hits: &mut Vec<Hit>, chains: &mut Chains) -> usize {
+        let first = hits.len();
+        let pending = self
+            .walk
+            .find_any(hay, hits, chains)
+            .max(self.short_pending(hay));
+        if hits.len() > first {
+            self.walk.keep_spelled(hay, hits, first);
+        }
+        pending
     }
 
     /// 1 when `text` ends in the first byte of a two-byte keyword (the walk's part of
@@ -1861,7 +2041,7 @@ impl Prefilter {
     fn dense_block(
         &self,
         dense: &Dense,
-        (hay, lower): (&[u8], &[u8]),
+        hay: &[u8],
         gates: Option<Gating<'_>>,
         (at, to): (usize, usize),
         (hits, chains, short): (&mut Vec<Hit>, &mut Chains, &mut Vec<Hit>),
@@ -1872,7 +2052,7 @@ impl Prefilter {
                 return 0;
             }
             let first = hits.len();
-            let n = dense.find(&self.walk, (hay, lower), gates, (a, b), hits, chains);
+            let n = dense.find(&self.walk, hay, gates, (a, b), hits, chains);
             n + self.short_dense(hay, gates, (a, b), (hits, first), short)
         };
         let Some(gating) = gates.map(|g| g.gates) else {
@@ -2062,7 +2242,7 @@ impl Prefilter {
         &self,
         searcher: &packed::Searcher,
         by_sig: &[Owners],
-        lower: &[u8],
+        (hay, lower): (&[u8], &[u8]),
         mut at: usize,
         end: usize,
         hits: &mut Vec<Hit>,
@@ -2073,7 +2253,11 @@ impl Prefilter {
             let at_sig = m.start();
             for &(k, off) in &by_sig[m.pattern().as_usize()] {
                 if let Some(h) = at_sig.checked_sub(off) {
-                    if has_at(lower, h, &self.patterns[k as usize]) {
+                    let found = match &self.walk.written[k as usize] {
+                        None => has_at(lower, h, &self.patterns[k as usize]),
+                        Some(written) => has_at(hay, h, written),
+                    };
+                    if found {
                         hits.push((k, h));
                     }
                 }
@@ -2425,6 +2609,67 @@ mod tests {
         hits
     }
 
+    /// [`hits_naive`] and [`pending_naive`] with the keywords `exact` says found as
+    /// written.
+    fn hits_naive_cased(patterns: &[Vec<u8>], exact: &[bool], text: &[u8]) -> Vec<Hit> {
+        let mut hits = hits_naive(patterns, text);
+        hits.retain(|&(k, i)| !exact[k as usize] || text[i..].starts_with(&patterns[k as usize]));
+        hits
+    }
+
+    fn pending_naive_cased(patterns: &[Vec<u8>], exact: &[bool], text: &[u8]) -> usize {
+        (1..=text.len())
+            .filter(|&n| {
+                patterns.iter().zip(exact).any(|(p, &exact)| {
+                    let tail = &text[text.len() - n..];
+                    n < p.len()
+                        && if exact {
+                            tail == &p[..n]
+                        } else {
+                            tail.eq_ignore_ascii_case(&p[..n])
+                        }
+                })
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// Keywords, and which of them are found as written.
+    type Cased = (Vec<Vec<u8>>, Vec<bool>);
+
+    /// The built-in keywords and which of them are found as written.
+    fn cased_keywords() -> Cased {
+        let set = crate::scrub::ruleset::RuleSet::builtin();
+        let keywords = set.prefilter.keywords();
+        let exact = (0..keywords.len() as u32)
+            .map(|k| set.prefilter.is_exact(k))
+            .collect();
+        (keywords, exact)
+    }
+
+    /// Runs of `a` (Twitter's keyword is 21 `A`s, found as written) flag every
+    /// position of a sieve that folds case and none once each crowded step is asked
+    /// the case; `A`s are flagged and found either way.
+    #[test]
+    fn runs_of_a_are_not_flagged_once_case_is_asked() {
+        let (keywords, exact) = cased_keywords();
+        let folded = Prefilter::new(&keywords, &[]).unwrap();
+        let cased = Prefilter::with_cases(&keywords, &exact, &[]).unwrap();
+        let (Some(f), Some(c)) = (&folded.keywords, &cased.keywords) else {
+            return;
+        };
+        let (Some((f, _)), Some((c, _))) = (&f.sieve, &c.sieve) else {
+            return;
+        };
+        let runs = [b"a".repeat(4000), b"-".to_vec()].concat();
+        let (_, flags) = f.find(&runs, (0, runs.len()), |_, _| {});
+        assert!(flags >= 3900, "{flags} flags");
+        assert_eq!(c.find(&runs, (0, runs.len()), |_, _| {}), (0, 0));
+        let upper = runs.to_ascii_uppercase();
+        let (found, _) = c.find(&upper, (0, upper.len()), |_, _| {});
+        assert!(found >= 3900, "{found} found");
+    }
+
     #[test]
     fn tails_of_many_distinct_bytes_leave_the_answer_to_the_walk() {
         // 68 distinct bytes in keywords' prefixes: more columns than a node's word.
@@ -2702,7 +2947,7 @@ mod tests {
             static FORWARD: std::sync::OnceLock<Walk> = std::sync::OnceLock::new();
             let forward = FORWARD.get_or_init(|| {
                 let all: Vec<u32> = (0..patterns.len() as u32).collect();
-                Walk::new(&patterns, &all, Vec::new()).unwrap()
+                Walk::new(&patterns, &all, &[], Vec::new()).unwrap()
             });
             prop_assert_eq!(forward.pending(text.as_bytes()), want);
         }
@@ -2722,7 +2967,7 @@ mod tests {
             let short = (1..patterns.len())
                 .map(|i| (patterns[i].clone(), i as u32))
                 .collect();
-            let walk = Walk::new(&patterns, &[0], short).unwrap();
+            let walk = Walk::new(&patterns, &[0], &[], short).unwrap();
             let mut hits = Vec::new();
             walk.find(text.as_bytes(), &mut hits, &mut Default::default());
             hits.sort_unstable();
@@ -2771,8 +3016,7 @@ mod tests {
             let at = (cut.0 * text.len() as f64) as usize;
             let to = at + (cut.1 * (text.len() - at) as f64) as usize;
             let mut hits = Vec::new();
-            let span = (&text[..], &lower[..]);
-            dense.find(&pre.walk, span, None, (at, to), &mut hits, &mut Default::default());
+            dense.find(&pre.walk, &text, None, (at, to), &mut hits, &mut Default::default());
             let mut walked = Vec::new();
             pre.walk.run(&lower, |state, i| pre.walk.push_ends(state, i, &mut walked));
             let mut want: Vec<Hit> = walked
@@ -2780,7 +3024,7 @@ mod tests {
                 .filter(|&(k, h)| {
                     pre.patterns[k as usize].len() >= 3
                         && dense.ends.iter().any(|&(j, len, back)| {
-                            j == k && (at..to).contains(&(h + (len - back) as usize))
+                            j == k && (at..to).contains(&(h + (len - (back & BACK)) as usize))
                         })
                 })
                 .collect();
@@ -2858,6 +3102,78 @@ mod tests {
                 prop_assert!(pending.is_none() || pending == Some(want));
                 let start = pre.partial_start(slice, pending);
                 prop_assert_eq!(start, (want > 0).then(|| slice.len() - want));
+            }
+        }
+
+        /// Keywords found as written (most of the built-in ones) spelled as written, in
+        /// lower or upper case or with one letter's case changed, with other bytes
+        /// and edits: the sieve, Teddy, dense blocks and the walk each report exactly
+        /// the hits of brute force that compares those keywords' case, and the walk
+        /// ends holding back exactly what could still become one. The hold-back a
+        /// small slice leaves to `Tails` (which folds every keyword's case) is never
+        /// less than that, nor more than the folded answer.
+        #[test]
+        fn keywords_found_as_written_by_every_engine(
+            units in proptest::collection::vec((0usize..400, 0u8..4, "[ aAkK0_.:=-]{0,2}"), 1..6),
+            size in 16usize..3000,
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), "[ aAsSkK_-]{1,3}"), 0..4),
+        ) {
+            static BUILT: std::sync::OnceLock<(Cased, [Prefilter; 2])> = std::sync::OnceLock::new();
+            let ((keywords, exact), both) = BUILT.get_or_init(|| {
+                let (keywords, exact) = cased_keywords();
+                let both = [
+                    Prefilter::with_cases(&keywords, &exact, &[]).unwrap(),
+                    Prefilter::without_sieve_cased(&keywords, &exact),
+                ];
+                ((keywords, exact), both)
+            });
+            let mut unit = Vec::new();
+            for (k, case, other) in units {
+                let kw = &keywords[k % keywords.len()];
+                let flip = |i: usize| i == kw.len() / 2;
+                unit.extend(kw.iter().enumerate().map(|(i, &b)| match case {
+                    0 => b,
+                    1 => b.to_ascii_lowercase(),
+                    2 => b.to_ascii_uppercase(),
+                    _ if flip(i) && b.is_ascii_alphabetic() => b ^ 0x20,
+                    _ => b,
+                }));
+                unit.extend_from_slice(other.as_bytes());
+            }
+            let mut text: Vec<u8> = unit.iter().copied().cycle().take(size).collect();
+            for (at, edit) in &edits {
+                let at = at.index(text.len());
+                text.splice(at..at, edit.bytes());
+            }
+            let want = hits_naive_cased(keywords, exact, &text);
+            for pre in both {
+                let mut found = Vec::new();
+                let pending = pre.find(&text, &mut Scratch::default(), &mut found, &mut false);
+                found.sort_unstable();
+                prop_assert_eq!(&found, &want);
+                let mut walked = Vec::new();
+                pre.walk.find(&text, &mut walked, &mut Default::default());
+                walked.sort_unstable();
+                prop_assert_eq!(&walked, &want);
+                if let Some(dense) = pre.keywords.as_ref().map(|k| &k.dense) {
+                    let mut hits = Vec::new();
+                    dense.find(&pre.walk, &text, None, (0, text.len()), &mut hits, &mut Default::default());
+                    hits.retain(|&(k, _)| keywords[k as usize].len() >= 3);
+                    hits.sort_unstable();
+                    let long: Vec<Hit> =
+                        want.iter().copied().filter(|&(k, _)| keywords[k as usize].len() >= 3).collect();
+                    prop_assert_eq!(hits, long);
+                }
+                let tail = &text[text.len().saturating_sub(64)..];
+                // The walk's table folds case: its pending length is the folded one.
+                let long: Vec<Vec<u8>> = keywords.iter().filter(|k| k.len() >= 3).cloned().collect();
+                prop_assert_eq!(pre.walk.pending(tail), pending_naive(&long, tail));
+                let held = pre.partial_start(&text, pending).map_or(0, |s| text.len() - s);
+                let (least, most) = (
+                    pending_naive_cased(keywords, exact, tail),
+                    pending_naive(keywords, tail),
+                );
+                prop_assert!((least..=most).contains(&held), "{} not in {}..={}", held, least, most);
             }
         }
 

@@ -27,6 +27,11 @@
 //! each. (Searched with `memmem` of their own, they were two more passes over the
 //! slice.)
 //!
+//! Signatures of keywords found as written (see `prefilter`) are case-sensitive: a
+//! step that flags [`REFINE`] positions or more (a storm, or a run of one letter) is
+//! looked up again by its bytes as written before any position is (see [`refine`]),
+//! so that a run of `a` is not a flag at every byte for Twitter's 21 `A`s.
+//!
 //! The SIMD goes through `pulp`, whose feature tokens make the intrinsics safe to call
 //! once the features are detected (the workspace forbids `unsafe`).
 
@@ -80,6 +85,10 @@ pub(crate) struct Sieve {
     /// Per group, per place: the table's two halves (entries 0-31, 32-63).
     #[cfg(target_arch = "x86_64")]
     groups: Vec<Group>,
+    /// The same buckets by each byte's low six bits as written (see [`refine`]), where
+    /// some signature is case-sensitive; empty where none is.
+    #[cfg(target_arch = "x86_64")]
+    cased: Vec<Group>,
     /// Where a flagged position's bytes are looked up.
     exact: Exact,
     /// The two-byte keywords, exact (case kept), little-endian: found by a comparison
@@ -88,6 +97,12 @@ pub(crate) struct Sieve {
     /// How many signatures there are (the first pair's number).
     sigs: u32,
 }
+
+/// Flagged positions in a step from which [`refine`] asks the case of each.
+const REFINE: usize = 8;
+/// The fewest bytes of a search whose steps [`refine`] may be asked of: a small slice
+/// after a crowded one goes to the prefilter's walk instead.
+const REFINE_FROM: usize = 512;
 
 /// The most two-byte keywords a sieve compares.
 const PAIRS: usize = 8;
@@ -214,7 +229,21 @@ impl Sieve {
     /// A sieve for `sigs` (lowercased, three or four ASCII bytes each, no NUL) and
     /// `pairs` (two bytes each, no NUL, case kept; at most [`PAIRS`]), or `None` where
     /// the CPU lacks AVX-512, or for any other signatures or pairs.
+    #[cfg(test)]
     pub(crate) fn new(sigs: &[Vec<u8>], pairs: &[Vec<u8>]) -> Option<Sieve> {
+        Sieve::with_cases(sigs, &[], pairs)
+    }
+
+    /// As [`Sieve::new`], with signature `i` found only as `cased[i]` spells it where
+    /// that is `Some` (the same bytes in some ASCII case: the signature of keywords
+    /// found as written). A flagged position's case is only compared in a step that
+    /// flags [`REFINE`] positions or more (see [`refine`]); the lookup after a flag
+    /// folds case either way, and the caller compares a keyword's case.
+    pub(crate) fn with_cases(
+        sigs: &[Vec<u8>],
+        cased: &[Option<Vec<u8>>],
+        pairs: &[Vec<u8>],
+    ) -> Option<Sieve> {
         #[cfg(target_arch = "x86_64")]
         {
             let simd = V4::try_new()?;
@@ -232,17 +261,32 @@ impl Sieve {
                 return None;
             }
             let members = members(sigs);
-            let mut groups = Vec::new();
+            let any_cased = cased.iter().any(Option::is_some);
+            let (mut groups, mut cased_groups) = (Vec::new(), Vec::new());
             for group in members.chunks(BUCKETS) {
                 let mut table = [[0u16; 64]; WIDTH];
+                let mut raw = [[0u16; 64]; WIDTH];
                 for (bit, bucket) in group.iter().enumerate() {
                     for &i in bucket {
                         let sig = &sigs[i as usize];
-                        for (place, entries) in table.iter_mut().enumerate() {
+                        let spelled = cased.get(i as usize).and_then(Option::as_ref);
+                        for place in 0..WIDTH {
                             match sig.get(place) {
-                                Some(&b) => entries[usize::from(class(b))] |= 1 << bit,
+                                Some(&b) => {
+                                    table[place][usize::from(class(b))] |= 1 << bit;
+                                    let spellings = match spelled {
+                                        Some(w) => [w[place]; 2],
+                                        None => [b, b.to_ascii_uppercase()],
+                                    };
+                                    for c in spellings {
+                                        raw[place][usize::from(c & 63)] |= 1 << bit;
+                                    }
+                                }
                                 // A three-byte signature: anything in its fourth place.
-                                None => entries.iter_mut().for_each(|e| *e |= 1 << bit),
+                                None => {
+                                    table[place].iter_mut().for_each(|e| *e |= 1 << bit);
+                                    raw[place].iter_mut().for_each(|e| *e |= 1 << bit);
+                                }
                             }
                         }
                     }
@@ -253,10 +297,14 @@ impl Sieve {
                     bytemuck::cast::<[u16; 32], __m512i>(a)
                 };
                 groups.push(table.map(|entries| (half(&entries, 0), half(&entries, 1))));
+                if any_cased {
+                    cased_groups.push(raw.map(|entries| (half(&entries, 0), half(&entries, 1))));
+                }
             }
             Some(Sieve {
                 simd,
                 groups,
+                cased: cased_groups,
                 exact: Exact::new(sigs),
                 pairs: pairs
                     .iter()
@@ -267,7 +315,7 @@ impl Sieve {
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let _ = (sigs, pairs);
+            let _ = (sigs, cased, pairs);
             None
         }
     }
@@ -307,13 +355,26 @@ impl Sieve {
         }
         #[cfg(target_arch = "x86_64")]
         {
-            self.simd.vectorize(Scan {
-                sieve: self,
-                hay,
-                at,
-                to,
-                found,
-            })
+            // A slice of a few steps (a token delta) is never asked the case: its
+            // loop is another function, with no code for it (in the same function,
+            // that code cost 32-byte deltas 8 % of their time).
+            if self.cased.is_empty() || to - at < REFINE_FROM {
+                self.simd.vectorize(Scan::<_, false> {
+                    sieve: self,
+                    hay,
+                    at,
+                    to,
+                    found,
+                })
+            } else {
+                self.simd.vectorize(Scan::<_, true> {
+                    sieve: self,
+                    hay,
+                    at,
+                    to,
+                    found,
+                })
+            }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
@@ -368,7 +429,7 @@ fn members(sigs: &[Vec<u8>]) -> Vec<Vec<u32>> {
 
 /// One call of [`Sieve::find`], run with AVX-512 enabled.
 #[cfg(target_arch = "x86_64")]
-struct Scan<'a, F> {
+struct Scan<'a, F, const CASED: bool> {
     sieve: &'a Sieve,
     hay: &'a [u8],
     at: usize,
@@ -377,7 +438,7 @@ struct Scan<'a, F> {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
+impl<F: FnMut(u32, usize), const CASED: bool> pulp::NullaryFnOnce for Scan<'_, F, CASED> {
     type Output = (usize, usize);
 
     #[inline(always)]
@@ -392,8 +453,8 @@ impl<F: FnMut(u32, usize)> pulp::NullaryFnOnce for Scan<'_, F> {
         // Two groups (the built-in rules'): their tables held in registers, not loaded
         // from memory every step.
         match *sieve.groups {
-            [a, b] => steps(sieve, [a, b], hay, (at, to), found),
-            ref groups => steps(sieve, groups, hay, (at, to), found),
+            [a, b] => steps::<_, CASED>(sieve, [a, b], hay, (at, to), found),
+            ref groups => steps::<_, CASED>(sieve, groups, hay, (at, to), found),
         }
     }
 }
@@ -405,7 +466,7 @@ type Group = [(__m512i, __m512i); WIDTH];
 /// The steps of [`Sieve::find`] from `at` to `to`, with the groups' tables `groups`.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn steps<G: AsRef<[Group]>>(
+fn steps<G: AsRef<[Group]>, const CASED: bool>(
     sieve: &Sieve,
     groups: G,
     hay: &[u8],
@@ -480,8 +541,13 @@ fn steps<G: AsRef<[Group]>>(
             even_any = f._mm512_or_si512(even_any, even);
             odd_any = f._mm512_or_si512(odd_any, odd);
         }
-        let even_flagged = bw._mm512_test_epi16_mask(even_any, even_any);
-        let odd_flagged = bw._mm512_test_epi16_mask(odd_any, odd_any);
+        let mut even_flagged = bw._mm512_test_epi16_mask(even_any, even_any) & even_keep;
+        let mut odd_flagged = bw._mm512_test_epi16_mask(odd_any, odd_any) & odd_keep;
+        if CASED && (even_flagged.count_ones() + odd_flagged.count_ones()) as usize >= REFINE {
+            let flagged = (even_flagged, odd_flagged);
+            (even_flagged, odd_flagged) =
+                refine(sieve, [v0, h0, v2, h2, v4], [raw, r2, r4], flagged);
+        }
         // The pairs: even positions' two bytes are lanes of the step's bytes, odd
         // positions' of the bytes from the next.
         if !sieve.pairs.is_empty() {
@@ -495,7 +561,7 @@ fn steps<G: AsRef<[Group]>>(
                 }
             }
         }
-        for (mut flagged, parity) in [(even_flagged & even_keep, 0), (odd_flagged & odd_keep, 1)] {
+        for (mut flagged, parity) in [(even_flagged, 0), (odd_flagged, 1)] {
             while flagged != 0 {
                 let off = 2 * flagged.trailing_zeros() as usize + parity;
                 flagged &= flagged - 1;
@@ -515,6 +581,60 @@ fn steps<G: AsRef<[Group]>>(
         p += LANES;
     }
     (count, flags)
+}
+
+/// The flags of a step (`even`, `odd`) that a case-sensitive signature's case also
+/// allows. The class a step's bytes are looked up by folds case; here each bucket is
+/// looked up again by its bytes' low six bits as written, a table where a signature's
+/// letter sets its case's entry if the signature is case-sensitive and both otherwise,
+/// and a bucket flags where both lookups do. A run of `a` flags every position by the
+/// classes (Twitter's keyword is 21 `A`s) and none here: it is read at a cost per step,
+/// not a lookup per byte. Other text seldom flags [`REFINE`] positions in a step, so
+/// this costs it nothing; where it does (a storm), a second set of lookups.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn refine(
+    sieve: &Sieve,
+    [v0, h0, v2, h2, v4]: [__m512i; 5],
+    [raw, r2, r4]: [__m512i; 3],
+    (even, odd): (u32, u32),
+) -> (u32, u32) {
+    let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
+    // The bytes as written at odd offsets of a lane pair (the index reads a lane's
+    // low byte).
+    let (c0, c2) = (
+        bw._mm512_srli_epi16::<8>(raw),
+        bw._mm512_srli_epi16::<8>(r2),
+    );
+    let and = |a, b| f._mm512_and_si512(a, b);
+    let (mut even_any, mut odd_any) = (f._mm512_setzero_si512(), f._mm512_setzero_si512());
+    for (table, cased) in sieve.groups.iter().zip(&sieve.cased) {
+        let look = |t: &Group, place: usize, idx: __m512i| {
+            bw._mm512_permutex2var_epi16(t[place].0, idx, t[place].1)
+        };
+        let even_folded = and(
+            and(look(table, 0, v0), look(table, 1, h0)),
+            and(look(table, 2, v2), look(table, 3, h2)),
+        );
+        let even_cased = and(
+            and(look(cased, 0, raw), look(cased, 1, c0)),
+            and(look(cased, 2, r2), look(cased, 3, c2)),
+        );
+        let odd_folded = and(
+            and(look(table, 0, h0), look(table, 1, v2)),
+            and(look(table, 2, h2), look(table, 3, v4)),
+        );
+        let odd_cased = and(
+            and(look(cased, 0, c0), look(cased, 1, r2)),
+            and(look(cased, 2, c2), look(cased, 3, r4)),
+        );
+        even_any = f._mm512_or_si512(even_any, and(even_folded, even_cased));
+        odd_any = f._mm512_or_si512(odd_any, and(odd_folded, odd_cased));
+    }
+    (
+        even & bw._mm512_test_epi16_mask(even_any, even_any),
+        odd & bw._mm512_test_epi16_mask(odd_any, odd_any),
+    )
 }
 
 /// Calls `found(id, start)` for each position of a pair in the step from `p`, by its

@@ -73,6 +73,12 @@ pub const NEVER_RESOLVING: [(&str, &str, &str); 3] = [
 /// The units of the storms that do not repeat (see [`varied_storm`]).
 pub const VARIED_STORMS: [&str; 5] = ["sk-", "token", "ghp_", "AZDO", "eyJ"];
 
+/// Keywords of rules that spell them one way only (AWS's `AKIA`, GitHub's `ghp_`,
+/// Slack's `xoxb-`), each written in the other case: storms of them (see
+/// [`varied_storm`]) hold no hit at all, as the prefilter finds those keywords as
+/// written.
+pub const WRONG_CASE_STORMS: [&str; 3] = ["akia", "GHP_", "XOXB-"];
+
 /// A storm that does not repeat: `unit`, then one byte of a seeded pseudo-random
 /// sequence of `aZ09_-.:= `, again and again, to at least `size` bytes (a repeating
 /// storm's hits are counted a period at a time; these are read hit by hit).
@@ -89,9 +95,9 @@ pub fn varied_storm(unit: &str, size: usize) -> Vec<u8> {
     text
 }
 
-/// Runs of 150 to 250 lowercase `a` (the Twitter keyword, 21 `A`s, is found ignoring
-/// case: a hit at every byte, each dropped by its gate), each ended by a seeded
-/// pseudo-random byte, to at least `size` bytes: dense blocks with no period.
+/// Runs of 150 to 250 lowercase `a` (the Twitter keyword is 21 `A`s: found ignoring
+/// case, a hit at every byte), each ended by a seeded pseudo-random byte, to at least
+/// `size` bytes: no period, and every byte a flag of a sieve that folds case.
 pub fn runs_of_a(size: usize) -> Vec<u8> {
     let mut x = 0x510E_527F_ADE6_82D1u64;
     let mut text = Vec::with_capacity(size + 256);
