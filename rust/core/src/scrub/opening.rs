@@ -52,6 +52,17 @@ pub(crate) struct Gate {
     pub run: Option<BeforeRun>,
 }
 
+/// What a gate makes of a hit (see [`Gate::reading`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reading {
+    /// The keyword is spelled as the pattern cannot spell it (in its first 8 bytes).
+    Misspelled,
+    /// The pattern dies within the bytes after the keyword the gate read.
+    Dies,
+    /// The pattern may read on.
+    On,
+}
+
 /// What a gate reads of a hit past its guard (see [`Gate::window`]).
 pub(crate) type Window = (u64, u32);
 
@@ -320,22 +331,33 @@ impl Gate {
     /// spelled there, and the bytes after it, the guard aside.
     #[inline(always)]
     pub(crate) fn reads_on(&self, text: &[u8], at: usize, len: usize) -> bool {
+        self.reading(text, at, len) == Reading::On
+    }
+
+    /// What the pattern makes of the keyword of `len` bytes at `text[at..]` and the
+    /// bytes after it, the guard aside (see [`Reading`]).
+    #[inline(always)]
+    pub(crate) fn reading(&self, text: &[u8], at: usize, len: usize) -> Reading {
         if !self.spellings.is_empty() && !self.spellings.contains(&(head(&text[at..]) & self.mask))
         {
-            return false;
+            return Reading::Misspelled;
         }
         if self.open {
-            return true;
+            return Reading::On;
         }
         let mut node = 0;
         for &b in text.get(at + len..).unwrap_or_default().iter().take(AHEAD) {
             let next = self.next[node * self.classes + usize::from(self.class[usize::from(b)])];
             if next >= OPEN {
-                return next == OPEN;
+                return if next == OPEN {
+                    Reading::On
+                } else {
+                    Reading::Dies
+                };
             }
             node = usize::from(next);
         }
-        true
+        Reading::On
     }
 
     /// Every byte [`Gate::reads_on`] may read of the keyword of `len` bytes at

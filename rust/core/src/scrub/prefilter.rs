@@ -31,7 +31,7 @@ use memchr::memmem;
 
 use std::sync::OnceLock;
 
-use super::opening::{opening, Gate, Opening, RunBefore, Window, AHEAD};
+use super::opening::{opening, Gate, Opening, Reading, RunBefore, Window, AHEAD};
 use super::ruleset::{BeforeRun, ByteClass};
 use super::sieve::Sieve;
 use super::stream::head;
@@ -736,17 +736,19 @@ impl Dense {
             for &(k, len, back) in last.1 {
                 let sig = end - (back & BACK) as usize;
                 let start = end - len as usize;
-                // Gated, the gate's `spellings` compare a keyword's first 8 bytes:
-                // only a longer one is compared here.
-                if sig >= at
-                    && sig < to
-                    && (back >> CASED <= compared || self.spelled(walk, text, k, start))
+                // Gated, the gate's `spellings` compare a keyword's first 8 bytes
+                // (its answer kept with the window it read): only a longer one is
+                // compared here.
+                let kind = back >> CASED;
+                if sig >= at && sig < to && (kind <= compared || self.spelled(walk, text, k, start))
                 {
-                    found += 1;
-                    if recent
-                        .as_mut()
-                        .is_none_or(|r| r.opens(k, text, start, len as usize))
-                    {
+                    let opens = match recent.as_mut() {
+                        None => Some(true),
+                        Some(r) => r.opens(k, text, start, len as usize),
+                    };
+                    // Misspelled: no hit, for a keyword found as written.
+                    found += usize::from(opens.is_some() || kind == 0);
+                    if opens == Some(true) {
                         push_sorted(hits, first, (k, start));
                     }
                 }
@@ -1070,7 +1072,7 @@ struct Slot<'g> {
     gate: Option<&'g Gate>,
     /// The window of its last hit past the guard, and the answer (`None`: none to
     /// reuse).
-    last: Option<(Window, bool)>,
+    last: Option<(Window, Reading)>,
     /// For a gate of a run before the keyword: the run at its last hit.
     run: Option<RunBefore>,
 }
@@ -1094,9 +1096,11 @@ impl<'g> Recent<'g> {
         }
     }
 
-    /// Whether keyword `k`'s hit at `text[at..]` (`len` bytes) passes its gate.
+    /// Whether keyword `k`'s hit at `text[at..]` (`len` bytes) passes its gate: `Some`
+    /// of the answer, or `None` where the keyword is spelled as its pattern cannot
+    /// spell it (no hit, for a keyword found as written).
     #[inline(always)]
-    fn opens(&mut self, k: u32, text: &[u8], at: usize, len: usize) -> bool {
+    fn opens(&mut self, k: u32, text: &[u8], at: usize, len: usize) -> Option<bool> {
         let slot = &mut self.slots[k as usize % RECENT];
         if slot.keyword != k {
             *slot = Slot {
@@ -1108,23 +1112,25 @@ impl<'g> Recent<'g> {
         }
         if let Some(gate) = slot.gate {
             if gate.guarded(text, at) || gate.run_rules_out_after(text, at, &mut slot.run) {
-                return false;
+                return Some(false);
             }
             let window = Gate::window(text, at, len);
-            let opens = match (window, slot.last) {
-                (Some(w), Some((last, opens))) if w == last => opens,
+            let reading = match (window, slot.last) {
+                (Some(w), Some((last, reading))) if w == last => reading,
                 _ => {
-                    let opens = gate.reads_on(text, at, len);
-                    slot.last = window.map(|w| (w, opens));
-                    opens
+                    let reading = gate.reading(text, at, len);
+                    slot.last = window.map(|w| (w, reading));
+                    reading
                 }
             };
-            if !opens {
-                return false;
+            match reading {
+                Reading::Misspelled => return None,
+                Reading::Dies => return Some(false),
+                Reading::On => {}
             }
         }
         let run = slot.run.and_then(RunBefore::whole);
-        self.kill.is_none_or(|kill| !kill(k, text, at, run))
+        Some(self.kill.is_none_or(|kill| !kill(k, text, at, run)))
     }
 }
 
@@ -1241,6 +1247,9 @@ const SIEVE_FROM: usize = 16;
 /// dozen nanoseconds and answers the hold-back question on the way. Clean text flags one byte in
 /// 26 or fewer.
 const SMALL_CROWDED: usize = 4;
+/// The smallest slice whose sieve steps may be asked their case (see `Sieve::find`):
+/// one whole step. A token delta is shorter, and its loop has no code for it.
+const CASED_FROM: usize = 64;
 
 #[derive(Debug)]
 pub(crate) struct Prefilter {
@@ -1837,7 +1846,7 @@ impl Prefilter {
                         // Signatures starting in `at..to`: the span ends a signature
                         // length, less one, later.
                         if let Some(sieve) = sieve {
-                            (stops, flags) = self.sieve_hits(sieve, hay, (at, to), hits);
+                            (stops, flags) = self.sieve_hits(sieve, hay, (at, to), true, hits);
                         } else {
                             for (searcher, by_sig) in searchers {
                                 let end = (to + SIG - 1).min(hay.len());
@@ -1898,15 +1907,21 @@ impl Prefilter {
             Some(Keywords {
                 sieve: Some(sieve), ..
             }) if hay.len() >= SIEVE_FROM && !*dense_before => {
-                let (_, flags) = self.sieve_hits(sieve, hay, (0, hay.len()), hits);
+                // Asked their case from one whole step on (see `Sieve::find`).
+                let cased = hay.len() >= CASED_FROM;
+                let (_, flags) = self.sieve_hits(sieve, hay, (0, hay.len()), cased, hits);
                 sort_by_start(&mut hits[first..]);
                 *dense_before = flags * SMALL_CROWDED >= hay.len();
             }
             keywords => {
-                pending = Some(self.walk_small(hay, hits, chains));
-                // Back to the sieve after a small slice with no hit.
+                let (walked, any) = self.walk_small(hay, hits, chains);
+                pending = Some(walked);
+                // Back to the sieve after a small slice with no hit, in any case: a
+                // run of `a` written in small slices stays on the walk (the sieve
+                // flags every byte of it, and a small slice's steps are not asked
+                // their case).
                 if *dense_before && matches!(keywords, Some(Keywords { sieve: Some(_), .. })) {
-                    *dense_before = hits.len() > first;
+                    *dense_before = any;
                 }
             }
         }
@@ -1933,9 +1948,10 @@ impl Prefilter {
         (sieve, by_sig): &(Sieve, Vec<Owners>),
         hay: &[u8],
         (at, to): (usize, usize),
+        cased: bool,
         hits: &mut Vec<Hit>,
     ) -> (usize, usize) {
-        let (stops, flags) = sieve.find(hay, (at, to), |s, at_sig| {
+        let (stops, flags) = sieve.find(hay, (at, to), cased, |s, at_sig| {
             let Some(owners) = by_sig.get(s as usize) else {
                 // A two-byte keyword, compared exactly.
                 let (_, k) = self.short[s as usize - by_sig.len()];
@@ -1968,20 +1984,19 @@ impl Prefilter {
         }
     }
 
-    /// The hits of `hay` by the walk, spelled as they must be, and the longest suffix
-    /// of `hay` that is a proper prefix of a keyword. Out of line: inlined, the walk
-    /// held one more value across its loop than registers allow, a load at every byte.
+    /// The hits of `hay` by the walk, spelled as they must be, the longest suffix of
+    /// `hay` that is a proper prefix of a keyword, and whether the walk found any hit,
+    /// spelled so or not. Out of line: inlined, the walk held one more value across
+    /// its loop than registers allow, a load at every byte.
     #[inline(never)]
-    fn walk_small(&self, hay: &[u8], hits: &mut Vec<Hit>, chains: &mut Chains) -> usize {
+    fn walk_small(&self, hay: &[u8], hits: &mut Vec<Hit>, chains: &mut Chains) -> (usize, bool) {
         let first = hits.len();
-        let pending = self
-            .walk
-            .find_any(hay, hits, chains)
-            .max(self.short_pending(hay));
-        if hits.len() > first {
+        let pending = (self.walk.find_any(hay, hits, chains)).max(self.short_pending(hay));
+        let any = hits.len() > first;
+        if any {
             self.walk.keep_spelled(hay, hits, first);
         }
-        pending
+        (pending, any)
     }
 
     /// 1 when `text` ends in the first byte of a two-byte keyword (the walk's part of
@@ -2662,11 +2677,11 @@ mod tests {
             return;
         };
         let runs = [b"a".repeat(4000), b"-".to_vec()].concat();
-        let (_, flags) = f.find(&runs, (0, runs.len()), |_, _| {});
+        let (_, flags) = f.find(&runs, (0, runs.len()), true, |_, _| {});
         assert!(flags >= 3900, "{flags} flags");
-        assert_eq!(c.find(&runs, (0, runs.len()), |_, _| {}), (0, 0));
+        assert_eq!(c.find(&runs, (0, runs.len()), true, |_, _| {}), (0, 0));
         let upper = runs.to_ascii_uppercase();
-        let (found, _) = c.find(&upper, (0, upper.len()), |_, _| {});
+        let (found, _) = c.find(&upper, (0, upper.len()), true, |_, _| {});
         assert!(found >= 3900, "{found} found");
     }
 

@@ -100,9 +100,6 @@ pub(crate) struct Sieve {
 
 /// Flagged positions in a step from which [`refine`] asks the case of each.
 const REFINE: usize = 8;
-/// The fewest bytes of a search whose steps [`refine`] may be asked of: a small slice
-/// after a crowded one goes to the prefilter's walk instead.
-const REFINE_FROM: usize = 512;
 
 /// The most two-byte keywords a sieve compares.
 const PAIRS: usize = 8;
@@ -342,11 +339,15 @@ impl Sieve {
     /// j, start)` for each occurrence of pair `j` (case kept); returns how many, and
     /// how many positions its tables flagged (each one costs a lookup, a signature
     /// there or not). Positions come in order from one step of 64 to the next, not
-    /// within one.
+    /// within one. With `cased`, a step that flags many positions asks their case
+    /// (see [`refine`]); without, the loop has no code for it (a token delta's: in
+    /// one loop, that code cost 32-byte deltas 8 % of their time, though it never
+    /// ran there).
     pub(crate) fn find(
         &self,
         hay: &[u8],
         (at, to): (usize, usize),
+        cased: bool,
         found: impl FnMut(u32, usize),
     ) -> (usize, usize) {
         let to = to.min(hay.len());
@@ -355,10 +356,7 @@ impl Sieve {
         }
         #[cfg(target_arch = "x86_64")]
         {
-            // A slice of a few steps (a token delta) is never asked the case: its
-            // loop is another function, with no code for it (in the same function,
-            // that code cost 32-byte deltas 8 % of their time).
-            if self.cased.is_empty() || to - at < REFINE_FROM {
+            if !cased || self.cased.is_empty() {
                 self.simd.vectorize(Scan::<_, false> {
                     sieve: self,
                     hay,
@@ -736,7 +734,7 @@ mod tests {
 
     fn sieved(sieve: &Sieve, hay: &[u8], span: (usize, usize)) -> Vec<(u32, usize)> {
         let mut all = Vec::new();
-        let (n, flags) = sieve.find(hay, span, |s, at| all.push((s, at)));
+        let (n, flags) = sieve.find(hay, span, true, |s, at| all.push((s, at)));
         assert_eq!(n, all.len());
         // Every signature's position is flagged (pairs are compared apart).
         let mut at: Vec<usize> = (all.iter().filter(|&&(s, _)| s < sieve.sigs))
