@@ -524,7 +524,9 @@ fn steps<G: AsRef<[Group]>, const CASED: bool>(
         // Flags of every group, ORed (any bucket's bit flags the position), then
         // tested once: a position is looked up once.
         let (mut even_any, mut odd_any) = (f._mm512_setzero_si512(), f._mm512_setzero_si512());
-        for table in groups.as_ref() {
+        // The first two groups' flags, for `refine` (the built-in rules have two).
+        let mut kept = [(f._mm512_setzero_si512(), f._mm512_setzero_si512()); 2];
+        for (g, table) in groups.as_ref().iter().enumerate() {
             let look = |place: usize, idx: __m512i| {
                 bw._mm512_permutex2var_epi16(table[place].0, idx, table[place].1)
             };
@@ -536,6 +538,9 @@ fn steps<G: AsRef<[Group]>, const CASED: bool>(
                 f._mm512_and_si512(look(0, h0), look(1, v2)),
                 f._mm512_and_si512(look(2, h2), look(3, v4)),
             );
+            if CASED && g < 2 {
+                kept[g] = (even, odd);
+            }
             even_any = f._mm512_or_si512(even_any, even);
             odd_any = f._mm512_or_si512(odd_any, odd);
         }
@@ -544,7 +549,7 @@ fn steps<G: AsRef<[Group]>, const CASED: bool>(
         if CASED && (even_flagged.count_ones() + odd_flagged.count_ones()) as usize >= REFINE {
             let flagged = (even_flagged, odd_flagged);
             (even_flagged, odd_flagged) =
-                refine(sieve, [v0, h0, v2, h2, v4], [raw, r2, r4], flagged);
+                refine(sieve, &kept, [v0, h0, v2, h2, v4], [raw, r2, r4], flagged);
         }
         // The pairs: even positions' two bytes are lanes of the step's bytes, odd
         // positions' of the bytes from the next.
@@ -588,11 +593,14 @@ fn steps<G: AsRef<[Group]>, const CASED: bool>(
 /// and a bucket flags where both lookups do. A run of `a` flags every position by the
 /// classes (Twitter's keyword is 21 `A`s) and none here: it is read at a cost per step,
 /// not a lookup per byte. Other text seldom flags [`REFINE`] positions in a step, so
-/// this costs it nothing; where it does (a storm), a second set of lookups.
+/// this costs it nothing; where it does (a storm), a second set of lookups, the
+/// classes' own kept from the step (computed again, they cost a crowded step a third
+/// more).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn refine(
     sieve: &Sieve,
+    kept: &[(__m512i, __m512i); 2],
     [v0, h0, v2, h2, v4]: [__m512i; 5],
     [raw, r2, r4]: [__m512i; 3],
     (even, odd): (u32, u32),
@@ -606,21 +614,29 @@ fn refine(
     );
     let and = |a, b| f._mm512_and_si512(a, b);
     let (mut even_any, mut odd_any) = (f._mm512_setzero_si512(), f._mm512_setzero_si512());
-    for (table, cased) in sieve.groups.iter().zip(&sieve.cased) {
+    let two = sieve.groups.len() <= 2;
+    for (g, (table, cased)) in sieve.groups.iter().zip(&sieve.cased).enumerate() {
         let look = |t: &Group, place: usize, idx: __m512i| {
             bw._mm512_permutex2var_epi16(t[place].0, idx, t[place].1)
         };
-        let even_folded = and(
-            and(look(table, 0, v0), look(table, 1, h0)),
-            and(look(table, 2, v2), look(table, 3, h2)),
-        );
+        // The classes' flags of the step, where the loop kept them.
+        let (even_folded, odd_folded) = if two {
+            kept[g]
+        } else {
+            (
+                and(
+                    and(look(table, 0, v0), look(table, 1, h0)),
+                    and(look(table, 2, v2), look(table, 3, h2)),
+                ),
+                and(
+                    and(look(table, 0, h0), look(table, 1, v2)),
+                    and(look(table, 2, h2), look(table, 3, v4)),
+                ),
+            )
+        };
         let even_cased = and(
             and(look(cased, 0, raw), look(cased, 1, c0)),
             and(look(cased, 2, r2), look(cased, 3, c2)),
-        );
-        let odd_folded = and(
-            and(look(table, 0, h0), look(table, 1, v2)),
-            and(look(table, 2, h2), look(table, 3, v4)),
         );
         let odd_cased = and(
             and(look(cased, 0, c0), look(cased, 1, r2)),
