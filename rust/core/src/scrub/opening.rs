@@ -601,6 +601,29 @@ mod tests {
         }
     }
 
+    /// A keyword is found as written only when every match that could start with it
+    /// in another case cannot: alternations of other literals are fine, a class of
+    /// both cases, `(?i)`, a shorter literal or a keyword with no letter are not.
+    #[test]
+    fn keywords_are_found_as_written_only_where_no_other_spelling_matches() {
+        let cases: [(&str, &str, bool); 9] = [
+            ("ghp_[0-9A-Za-z]{36}", "ghp_", true),
+            ("(?:A3T[A-Z0-9]|AKIA|ASIA)[A-Z0-9]{16}", "AKIA", true),
+            ("A{21,24}[A-Za-z0-9%]{30,}", "AAAAAAAAAAAAAAAAAAAAA", true),
+            ("(?i:ghp)_[0-9A-Za-z]{36}", "ghp_", false),
+            ("[Aa]KIA[A-Z0-9]{16}", "AKIA", false),
+            ("(?:AKIA|akia)[A-Z0-9]{16}", "AKIA", false),
+            // A match may end before the keyword does: `AKia` would start one.
+            ("AK[A-Za-z]*", "AKIA", false),
+            ("[0-9]{3}-[0-9]{2}", "123-", false),
+            ("(unparsable", "abc", false),
+        ];
+        for (pattern, keyword, want) in cases {
+            let got = spelled_as_written(pattern, keyword.as_bytes());
+            assert_eq!(got, want, "{pattern:?} / {keyword:?}");
+        }
+    }
+
     #[test]
     fn gates_spell_the_keyword_as_the_pattern_does_and_read_ahead() {
         let twilio = opening("SK[0-9a-fA-F]{32}", b"SK", true, NO_GUARD);

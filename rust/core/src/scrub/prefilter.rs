@@ -443,8 +443,9 @@ impl Walk {
 
 /// Where keyword hits are dense (a storm of `sk-sk-…`, `AAAA…`), every Teddy pass stops
 /// at nearly every byte, and each stop costs a restart of the search (40-80 ns). There
-/// the keywords of three bytes or more run as one DFA over the lowercased text instead
-/// (the [`Walk`]'s table), a table step per byte whatever the number of hits. The text is taken in blocks (of
+/// the keywords of three bytes or more run as one DFA over the text as written instead
+/// (the [`Walk`]'s table, which folds case), a table step per byte whatever the number
+/// of hits. The text is taken in blocks (of
 /// [`BLOCK`] bytes for the DFA, four times that for Teddy, whose calls have a cost of
 /// their own); a block after one with [`DENSE_HITS`] hits per [`BLOCK`] bytes or more
 /// (or half as many, in text that repeats: see `repeats`) goes through the DFA, any
@@ -644,9 +645,9 @@ impl Dense {
     /// [`RECORD`] bytes. The ends are then read chain by chain, in order of their end:
     /// a hit is moved back past the few longer keywords that start after it
     /// (`secret_access_key` holds four), which costs less than sorting the block.
-    /// `text` is the slice as written (the walk folds case where a keyword is not
-    /// exact), also read by `gates` (`None`: every hit is reported); returns how many
-    /// hits it found, reported or not.
+    /// `text` is the slice as written (the walk folds case), also read by `gates`
+    /// (`None`: every hit is reported); returns how many hits it found, reported or
+    /// not.
     fn find(
         &self,
         walk: &Walk,
@@ -710,9 +711,8 @@ impl Dense {
     /// Push to `hits` (sorted from `first` on) the keywords of each recorded end
     /// `(state, t)`, at offset `base + t`, whose signature starts in `at..to`, spelled
     /// as they must be (see [`Dense::cased`]), and which their gate lets through;
-    /// returns how many there were, gated or not. Out
-    /// of line, with its few values in registers (inline, they were reloaded from the
-    /// stack at every end).
+    /// returns how many there were, gated or not. Out of line, with its few values in
+    /// registers (inline, they were reloaded from the stack at every end).
     #[inline(never)]
     fn resolve(
         &self,
@@ -1680,11 +1680,10 @@ impl Prefilter {
             .filter(|_| gated)
             .map(|gates| Gating { gates, kill });
         let mut hits = Vec::new();
-        let span = text;
         let space = (&mut hits, &mut Default::default(), &mut Vec::new());
         let block = (at, text.len());
         let carry = (&mut Period::default(), &mut Runs::default());
-        self.dense_block(dense, span, gates, block, space, carry);
+        self.dense_block(dense, text, gates, block, space, carry);
         hits.sort_unstable_by_key(|&(k, h)| (h, k));
         hits
     }
