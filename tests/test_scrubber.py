@@ -171,6 +171,19 @@ def test_d3_flush_releases_a_partial_keyword():
     assert s.held == 0
 
 
+def test_d3_a_tail_is_held_only_in_a_case_its_rule_can_match():
+    """Slack's `xoxe.xoxp-` is found as written: `~xoxe.xoxp` may still become one and is
+    held whole; in capitals only `XOXP` is held (a run a rule may read before its
+    keyword). A literal secret's start is held only as written."""
+    s = Scrubber()
+    assert (s.feed("a ~xoxe.xoxp"), s.held) == ("a ", 10)
+    s = Scrubber()
+    assert (s.feed("a ~XOXE.XOXP"), s.held) == ("a ~XOXE.", 4)
+    s = Scrubber(literals=["Pw:!Secret1"])
+    assert (s.feed("a Pw:!"), s.held) == ("a ", 4)
+    assert (s.feed(" b pw:!"), s.held) == ("Pw:! b pw:!", 0)
+
+
 def test_d5_identifiers_and_hashes_left_alone():
     text = (
         "commit c0ffee1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b "

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use std::borrow::Cow;
 
-use scrubline_core::{scrub, scrub_cow, RuleSet, Scrubber};
+use scrubline_core::{scrub, scrub_cow, RuleSet, RuleSpec, Scrubber};
 
 mod common;
 use common::feed_in_chunks;
@@ -82,6 +82,47 @@ fn d3_partial_keyword_is_held_then_released() {
     s.feed(b"x now!", &mut out);
     assert_eq!(out, b"see ghx now!");
     assert_eq!(s.held(), 0);
+}
+
+/// A tail is held only in a case its rule could still match: a keyword whose pattern
+/// spells it one way (`QZ:!X`) only as written, one whose pattern ignores case
+/// (`tk:!x`) in any case, a literal secret only as written. (The tails end in bytes
+/// no built-in rule reads before its keyword, so only the keywords decide.) What is
+/// not held is out at once, and the rest is released as written.
+#[test]
+fn d3_tail_is_held_only_in_a_case_its_rule_can_match() {
+    let specs = [
+        RuleSpec::custom("exact-like", "QZ:!X[0-9]{8}", vec!["QZ:!X".into()]),
+        RuleSpec::custom("folded-like", "(?i)tk:!x=[0-9]{8}", vec!["tk:!x".into()]),
+    ];
+    let set = Arc::new(RuleSet::new(&specs, &[b"Pw:!Secret".to_vec()], "***").unwrap());
+    for (text, held) in [
+        ("x QZ:!", 4),
+        ("x qz:!", 0),
+        ("x Qz:!", 0),
+        ("x TK:!", 4),
+        ("x tK:!", 4),
+        ("x Pw:!", 4),
+        ("x pw:!", 0),
+        ("x PW:!", 0),
+    ] {
+        let mut s = Scrubber::new(set.clone());
+        let mut out = Vec::new();
+        s.feed(text.as_bytes(), &mut out);
+        assert_eq!(s.held(), held, "{text}");
+        assert_eq!(out, &text.as_bytes()[..text.len() - held], "{text}");
+        s.feed(b"X=01234567 ", &mut out);
+        s.flush(&mut out);
+        let want = scrub(&set, format!("{text}X=01234567 ").as_bytes());
+        assert_eq!(out, want, "{text}");
+    }
+    assert_eq!(
+        scrub(
+            &set,
+            b"a QZ:!X01234567 b tK:!x=01234567 c Pw:!Secret d qz:!X01234567"
+        ),
+        b"a *** b *** c *** d qz:!X01234567"
+    );
 }
 
 /// A run that a mid-string keyword may still follow is held, and only that run: 32 hex

@@ -71,7 +71,8 @@ struct Keywords {
 /// The state it ends in also answers the hold-back question of [`Tails`] for free: an
 /// Aho-Corasick state stands for the longest suffix of the text read that is a prefix
 /// of some keyword, so the longest one that is a *proper* prefix is a property of the
-/// state, computed once per state here.
+/// state, computed once per state here (with whether the text's case can change it:
+/// see [`Walk::pending_as_written`]).
 ///
 /// The table is taken from aho-corasick's DFA (which builds it) into a flat one of our
 /// own so that the loop is a class lookup and a table lookup per byte with the state
@@ -79,23 +80,30 @@ struct Keywords {
 /// a store and a reload on top of every lookup, and that was most of a delta's cost.
 #[derive(Debug)]
 struct Walk {
-    /// Byte to column (ASCII case folded); column 0 is every byte no keyword holds,
-    /// which leads back to the start from any state.
+    /// Byte to column (ASCII case folded, but for the literal forms' walk); column 0
+    /// is every byte no keyword holds, which leads back to the start from any state.
     class: [u8; 256],
-    /// A state's row: one entry per column, then the range of `ends` it holds.
+    /// A state's row: one entry per column, then its pending length, then the range
+    /// of `ends` it holds.
     stride: usize,
     /// `next[state + column]`, states premultiplied by `stride`; states at
     /// `first_match` and above end a keyword. `next[state + stride - 2..][..2]` is
     /// the range of `ends` of the keywords `state` ends (found without a division:
-    /// in a storm that is every few bytes).
+    /// in a storm that is every few bytes), and `next[state + stride - 3]` the length
+    /// of the longest suffix of the text that led there which is a proper prefix of
+    /// a keyword, case folded, with [`SURE`] where a keyword found in any case begins
+    /// with that suffix (found without a division: a small slice asks it).
     next: Vec<u32>,
     first_match: u32,
     /// The keywords each state ends, `(index, length)`, longest first (so by their
     /// start), ties by index.
     ends: Vec<(u32, u32)>,
-    /// Per state (`state / stride`): the length of the longest suffix of the text
-    /// that led there which is a proper prefix of a keyword.
-    pending: Vec<u32>,
+    /// Per state whose pending length is not [`SURE`]: the one or two ways the
+    /// keywords (all found as written) that begin with that suffix place their
+    /// capitals, as [`Tails::capitals`] has them; [`MIXED`] elsewhere.
+    capitals: Vec<[u64; 2]>,
+    /// The bytes that begin one of these keywords as their rules spell them.
+    first: [bool; 256],
     /// The keywords shorter than three bytes (exact, case-sensitive) with their index,
     /// checked where their last byte occurs: one of `short_last`, found with memchr
     /// (rare in text: `K` and `~` for the built-in `SK` and `Q~`), or, for a custom set
@@ -113,6 +121,12 @@ struct Walk {
     longest: usize,
 }
 
+/// The flag, on a state's pending length in [`Walk::next`], of a state whose pending
+/// suffix begins a keyword found in any case: then the text's case does not change
+/// the hold-back question's answer (a keyword found as written holds a suffix only as
+/// written, which the walk's table, folding case, cannot tell).
+const SURE: u32 = 1 << 31;
+
 impl Walk {
     /// `long` are the keywords of three bytes or more, `short` the rest; `exact[k]`:
     /// keyword `k`'s hits count only as written (the table folds case either way).
@@ -122,26 +136,41 @@ impl Walk {
         exact: &[bool],
         short: Vec<(Vec<u8>, u32)>,
     ) -> Result<Walk, String> {
+        Walk::with_case(keywords, long, exact, short, true)
+    }
+
+    /// [`Walk::new`], whose table folds case only if `fold` (the literal forms' walk,
+    /// which answers only the hold-back question, keeps it: they are matched exactly).
+    fn with_case(
+        keywords: &[Vec<u8>],
+        long: &[u32],
+        exact: &[bool],
+        short: Vec<(Vec<u8>, u32)>,
+        fold: bool,
+    ) -> Result<Walk, String> {
         let dfa = dfa::DFA::builder()
-            .ascii_case_insensitive(true)
+            .ascii_case_insensitive(fold)
             .match_kind(MatchKind::Standard)
             .start_kind(aho_corasick::StartKind::Unanchored)
             .prefilter(false)
             .build(long.iter().map(|&i| &keywords[i as usize]))
             .map_err(|e| e.to_string())?;
+        let folded = |b: &u8| if fold { b.to_ascii_lowercase() } else { *b };
         let mut bytes: Vec<u8> = long
             .iter()
-            .flat_map(|&i| keywords[i as usize].iter().map(u8::to_ascii_lowercase))
+            .flat_map(|&i| keywords[i as usize].iter().map(folded))
             .collect();
         bytes.sort_unstable();
         bytes.dedup();
         let mut class = [0u8; 256];
         for (c, &b) in bytes.iter().enumerate() {
-            let c = u8::try_from(c + 1).expect("at most 255 distinct lowercased bytes");
+            let c = u8::try_from(c + 1).map_err(|_| "more than 255 distinct bytes".to_string())?;
             class[usize::from(b)] = c;
-            class[usize::from(b.to_ascii_uppercase())] = c;
+            if fold {
+                class[usize::from(b.to_ascii_uppercase())] = c;
+            }
         }
-        let stride = bytes.len() + 3;
+        let stride = bytes.len() + 4;
         let id = |k: usize| {
             u32::try_from(k * stride)
                 .map_err(|_| "too many keyword bytes for one table".to_string())
@@ -153,18 +182,34 @@ impl Walk {
             .expect("an unanchored start state");
         let mut states = vec![start];
         let mut depth = std::collections::HashMap::from([(start, 0u32)]);
+        // The suffix each state stands for (its first path, as the table spells it).
+        let mut path = std::collections::HashMap::from([(start, Vec::new())]);
         let mut k = 0;
         while k < states.len() {
             let d = depth[&states[k]];
             for &b in &bytes {
                 let next = dfa.next_state(Anchored::No, states[k], b);
                 depth.entry(next).or_insert_with(|| {
+                    let mut p = path[&states[k]].clone();
+                    p.push(b);
+                    path.insert(next, p[p.len() - d as usize - 1..].to_vec());
                     states.push(next);
                     d + 1
                 });
             }
             k += 1;
         }
+        // The proper prefixes of the keywords found in any case, as the table spells
+        // them: a state's pending length is *sure* when its suffix of that length is
+        // one (see [`SURE`]).
+        let folded_prefixes: std::collections::HashSet<Vec<u8>> = long
+            .iter()
+            .filter(|&&i| !fold || exact.get(i as usize) != Some(&true))
+            .flat_map(|&i| {
+                let k: Vec<u8> = keywords[i as usize].iter().map(folded).collect();
+                (1..k.len()).map(move |n| k[..n].to_vec())
+            })
+            .collect();
         // Ours: the start first, states that end a keyword last.
         states[1..].sort_by_key(|&s| dfa.is_match(s));
         let first_match = states
@@ -177,7 +222,7 @@ impl Walk {
             .map(|(k, &s)| Ok((s, id(k)?)))
             .collect::<Result<std::collections::HashMap<_, u32>, String>>()?;
         let mut next = Vec::with_capacity(states.len() * stride);
-        let mut pending = Vec::with_capacity(states.len());
+        let mut capitals = Vec::with_capacity(states.len());
         let mut ends = Vec::new();
         for &s in &states {
             next.push(0);
@@ -189,7 +234,36 @@ impl Walk {
                 next.push(ours[&t]);
                 deepest = deepest.max(depth[&t]);
             }
-            pending.push(deepest.saturating_sub(1));
+            let n = deepest.saturating_sub(1);
+            let p = &path[&s];
+            let suffix = &p[p.len() - n as usize..];
+            let sure = n == 0 || folded_prefixes.contains(suffix);
+            next.push(n | if sure { SURE } else { 0 });
+            // Where it is not, the capitals of the keywords (found as written) that
+            // begin with the suffix, as `Tails::capitals` has them.
+            let mut ways = [MIXED; 2];
+            if !sure && n <= 64 {
+                let mut seen: Vec<u64> = long
+                    .iter()
+                    .map(|&i| &keywords[i as usize])
+                    .filter(|k| {
+                        k.len() > suffix.len() && k[..suffix.len()].eq_ignore_ascii_case(suffix)
+                    })
+                    .map(|k| {
+                        (1..=suffix.len()).fold(0u64, |m, j| {
+                            m | u64::from(k[suffix.len() - j].is_ascii_uppercase()) << (j - 1)
+                        })
+                    })
+                    .collect();
+                seen.sort_unstable();
+                seen.dedup();
+                ways = match seen[..] {
+                    [a] => [a, a],
+                    [a, b] => [a, b],
+                    _ => [MIXED; 2],
+                };
+            }
+            capitals.push(ways);
             let at = ends.len();
             if dfa.is_match(s) {
                 ends.extend((0..dfa.match_len(s)).map(|m| {
@@ -200,6 +274,15 @@ impl Walk {
             }
             let to = u32::try_from(ends.len()).map_err(|_| "too many keyword ends".to_string())?;
             next.extend([at as u32, to]);
+        }
+        let mut first = [false; 256];
+        for &i in long {
+            let (k, b) = (i as usize, keywords[i as usize][0]);
+            first[usize::from(b)] = true;
+            if fold && exact.get(k) != Some(&true) {
+                first[usize::from(b.to_ascii_lowercase())] = true;
+                first[usize::from(b.to_ascii_uppercase())] = true;
+            }
         }
         let mut short_flag = [false; 256];
         for (k, _) in &short {
@@ -214,7 +297,8 @@ impl Walk {
             next,
             first_match: id(first_match)?,
             ends,
-            pending,
+            capitals,
+            first,
             short,
             short_last,
             short_flag,
@@ -341,15 +425,16 @@ impl Walk {
     #[cfg(test)]
     fn find(&self, hay: &[u8], hits: &mut Vec<Hit>, chains: &mut Chains) -> usize {
         let first = hits.len();
-        let pending = self.find_any(hay, hits, chains);
+        let state = self.find_any(hay, hits, chains);
         self.keep_spelled(hay, hits, first);
-        pending
+        self.pending_in(state)
     }
 
     /// Append the hits of `hay`, spelled in any case (see [`Walk::keep_spelled`]);
-    /// returns the longest suffix of `hay` that is a proper prefix of a keyword of
-    /// three bytes or more (the short ones are the caller's).
-    fn find_any(&self, hay: &[u8], hits: &mut Vec<Hit>, chains: &mut Chains) -> usize {
+    /// returns the state the walk ends in (whose [`Walk::pending_in`] is the longest
+    /// suffix of `hay` that is a proper prefix of a keyword of three bytes or more; the
+    /// short ones are the caller's).
+    fn find_any(&self, hay: &[u8], hits: &mut Vec<Hit>, chains: &mut Chains) -> u32 {
         // Small chains for a small slice: a scrubber of one short text allocates
         // little. (Without SIMD, a larger slice than that goes as one walk.)
         let state = if hay.len() >= HALVES * self.longest && self.records(hay, SMALL) {
@@ -378,7 +463,7 @@ impl Walk {
                 }
             }
         }
-        self.pending_in(state)
+        state
     }
 
     /// The longest suffix of `text` that is a proper prefix of one of these keywords,
@@ -388,7 +473,33 @@ impl Walk {
     }
 
     fn pending_in(&self, state: u32) -> usize {
-        self.pending[state as usize / self.stride] as usize
+        (self.next[state as usize + self.stride - 3] & !SURE) as usize
+    }
+
+    /// The hold-back question's answer for the keywords of three bytes or more, for
+    /// `hay`, which led the walk to `state`: [`Walk::pending_in`] where that is
+    /// [`SURE`] or `hay`'s suffix of that length is spelled as a keyword that begins
+    /// with it; else `None` (a shorter suffix may be: [`Tails`] answers).
+    #[inline(always)]
+    fn pending_as_written(&self, state: u32, hay: &[u8]) -> Option<usize> {
+        match self.next[state as usize + self.stride - 3] {
+            n if n & SURE != 0 => Some((n & !SURE) as usize),
+            // One byte: whether it begins a keyword as written, or none.
+            1 => hay.last().map(|&b| usize::from(self.first[usize::from(b)])),
+            n => self.spelled_pending(state as usize / self.stride, n as usize, hay),
+        }
+    }
+
+    /// [`Walk::pending_as_written`] of a state whose pending length `n` is not sure.
+    #[cold]
+    #[inline(never)]
+    fn spelled_pending(&self, row: usize, n: usize, hay: &[u8]) -> Option<usize> {
+        let [a, b] = self.capitals[row];
+        if a == MIXED {
+            return None;
+        }
+        let capitals = capitals(hay.get(hay.len().checked_sub(n)?..)?);
+        (capitals == a || capitals == b).then_some(n)
     }
 
     // Out of line and cold, here and below: the walk's loop keeps its state in a register.
@@ -1260,7 +1371,7 @@ pub(crate) struct Prefilter {
     walk: Walk,
     /// Keywords shorter than a signature: exact, case-sensitive.
     short: Vec<(memmem::Finder<'static>, u32)>,
-    /// The first bytes of those (ASCII-lowercased, as [`Tails`] folds them).
+    /// The first bytes of those, as written.
     short_first: [bool; 256],
     /// Literal forms: exact, case-sensitive; pattern indices offset by `literal_base`.
     literals: Option<AhoCorasick>,
@@ -1278,6 +1389,14 @@ pub(crate) struct Prefilter {
 /// "how long is the longest suffix of the text that is a proper prefix of some
 /// pattern?" by walking back from the text's end, which stops within a byte or two on
 /// ordinary text (a forward automaton has to read the whole window every time).
+///
+/// The trie folds case, and each node says whose prefix its path is: a keyword's that
+/// is found in any case, or only a keyword's found as written (see
+/// [`Prefilter::with_cases`]; those shorter than three bytes are always). A suffix
+/// whose path is only the latter kind's is held when it is spelled as one of them is:
+/// the walk back notes which of the bytes it read are capitals, and such a node holds
+/// the one or two ways its keywords place theirs (`ghp` is held for GitHub's `ghp_`,
+/// `GHP` is not: D3).
 ///
 /// Each node is a set of columns (a byte's class, as in the [`Walk`]'s table) with a
 /// child, as the bits of a word, and the index of its first child: nodes are numbered
@@ -1297,7 +1416,15 @@ struct Tails {
     /// every walk takes, is one load.
     root: [u8; 256],
     nodes: Vec<TailNode>,
+    /// Per node, for a path that begins only keywords found as written: where their
+    /// prefixes have capitals (bit `n - 1` for the byte `n` from the end), one or two
+    /// ways, or [`MIXED`] for three or more (the path is then held in any case; no
+    /// built-in keywords spell one path three ways).
+    capitals: Vec<[u64; 2]>,
 }
+
+/// [`Tails::capitals`] of a path its keywords spell three ways or more.
+const MIXED: u64 = u64::MAX;
 
 #[derive(Clone, Copy, Debug, Default)]
 struct TailNode {
@@ -1305,22 +1432,35 @@ struct TailNode {
     columns: u64,
     /// The index of the first child.
     first: u32,
-    /// Whether the reversed path to this node is a proper prefix of a pattern.
-    prefix: bool,
+    /// Whose proper prefix the reversed path to this node is: [`FOLDED`] and
+    /// [`WRITTEN`] bits, 0 for none.
+    prefix: u8,
 }
 
+/// [`TailNode::prefix`]: a prefix of a keyword found in any case.
+const FOLDED: u8 = 1;
+/// [`TailNode::prefix`]: a prefix of a keyword found as written (spelled as one when
+/// the text's capitals are those of [`Tails::capitals`]).
+const WRITTEN: u8 = 2;
+
 impl Tails {
-    fn new<'a>(patterns: impl Iterator<Item = &'a [u8]>) -> Tails {
-        Tails::with_most(patterns, usize::MAX)
+    /// `exact[i]`: pattern `i` is found as written (as is any pattern shorter than
+    /// three bytes); missing entries are false.
+    fn new(patterns: &[Vec<u8>], exact: &[bool]) -> Tails {
+        Tails::with_most(patterns, exact, usize::MAX)
     }
 
     /// The table of at most `most` nodes (the rest are not held).
-    fn with_most<'a>(patterns: impl Iterator<Item = &'a [u8]>, most: usize) -> Tails {
+    fn with_most(patterns: &[Vec<u8>], exact: &[bool], most: usize) -> Tails {
         // The trie, children by byte.
         let mut children: Vec<std::collections::BTreeMap<u8, u32>> = vec![Default::default()];
-        let mut prefix = vec![false];
+        let mut prefix = vec![0u8];
+        let mut capitals: Vec<Option<[u64; 2]>> = vec![None];
         let mut seen = [false; 256];
-        for p in patterns {
+        for (i, p) in patterns.iter().enumerate() {
+            let as_written = exact.get(i) == Some(&true) || p.len() < 3;
+            let kind = if as_written { WRITTEN } else { FOLDED };
+            let original = p;
             let p = p.to_ascii_lowercase();
             for &b in &p[..p.len().saturating_sub(1)] {
                 seen[usize::from(b)] = true;
@@ -1332,10 +1472,23 @@ impl Tails {
                     node = *children[node].entry(b).or_insert(fresh) as usize;
                     if node == fresh as usize {
                         children.push(Default::default());
-                        prefix.push(false);
+                        prefix.push(0);
+                        capitals.push(None);
                     }
                 }
-                prefix[node] = true;
+                prefix[node] |= kind;
+                if as_written {
+                    // Bit `n - 1`: the byte `n` from the prefix's end is a capital.
+                    let mask = (1..=k.min(64)).fold(0u64, |m, n| {
+                        m | u64::from(original[k - n].is_ascii_uppercase()) << (n - 1)
+                    });
+                    capitals[node] = match capitals[node] {
+                        None => Some([mask, mask]),
+                        Some([a, b]) if mask == a || mask == b => Some([a, b]),
+                        Some([a, b]) if a == b => Some([a, mask]),
+                        Some(_) => Some([MIXED, MIXED]),
+                    };
+                }
             }
         }
         let mut class = [0u8; 256];
@@ -1346,6 +1499,7 @@ impl Tails {
                     class,
                     root: [0; 256],
                     nodes: Vec::new(),
+                    capitals: Vec::new(),
                 };
             };
             columns = c;
@@ -1356,6 +1510,7 @@ impl Tails {
         // their order, so the map's order is theirs).
         let mut order = vec![0u32];
         let mut nodes = Vec::with_capacity(children.len().min(most));
+        let mut spelled = Vec::with_capacity(children.len().min(most));
         let mut k = 0;
         while k < order.len() && nodes.len() < most {
             let node = order[k] as usize;
@@ -1366,6 +1521,7 @@ impl Tails {
                 first: order.len() as u32,
                 prefix: prefix[node],
             });
+            spelled.push(capitals[node].unwrap_or([MIXED; 2]));
             order.extend(children[node].values());
             k += 1;
         }
@@ -1375,38 +1531,67 @@ impl Tails {
             root[usize::from(b)] = i;
             root[usize::from(b.to_ascii_uppercase())] = i;
         }
-        Tails { class, root, nodes }
+        Tails {
+            class,
+            root,
+            nodes,
+            capitals: spelled,
+        }
     }
 
     /// Length of the longest suffix of `text` that is a proper prefix of a pattern
-    /// (ASCII case folded); `None` when the walk back reaches a node the table does
-    /// not hold.
+    /// (ASCII case folded, except for the patterns found as written); `None` when the
+    /// walk back reaches a node the table does not hold.
     #[inline]
     fn pending(&self, text: &[u8]) -> Option<usize> {
         if self.nodes.is_empty() {
             return None;
         }
-        let Some((&last, text)) = text.split_last() else {
+        let Some((&last, rest)) = text.split_last() else {
             return Some(0);
         };
         let mut node = match self.root[usize::from(last)] {
             0 => return Some(0),
             first => *self.nodes.get(usize::from(first))?,
         };
-        let mut best = usize::from(node.prefix);
-        for (n, &b) in (1..).zip(text.iter().rev()) {
+        let mut at = usize::from(self.root[usize::from(last)]);
+        let mut best = 0;
+        let mut bytes = rest.iter().rev();
+        for n in 1.. {
+            if node.prefix != 0 && (node.prefix & FOLDED != 0 || self.spelled(at, text, n)) {
+                best = n;
+            }
+            let Some(&b) = bytes.next() else {
+                break;
+            };
             let bit = 1u64 << self.class[usize::from(b)];
             if node.columns & bit == 0 {
                 break;
             }
-            let child = node.first as usize + (node.columns & (bit - 1)).count_ones() as usize;
-            node = *self.nodes.get(child)?;
-            if node.prefix {
-                best = n + 1;
-            }
+            at = node.first as usize + (node.columns & (bit - 1)).count_ones() as usize;
+            node = *self.nodes.get(at)?;
         }
         Some(best)
     }
+
+    /// Whether the suffix of `n` bytes of `text` that led to node `at`, whose path
+    /// begins only keywords found as written, is spelled as one of them: its capitals
+    /// are theirs (see [`Tails::capitals`]).
+    #[inline(never)]
+    fn spelled(&self, at: usize, text: &[u8], n: usize) -> bool {
+        let [a, b] = self.capitals[at];
+        n >= 64 || a == MIXED || {
+            let capitals = capitals(&text[text.len() - n..]);
+            capitals == a || capitals == b
+        }
+    }
+}
+
+/// Bit `j` set where the byte `j + 1` from the end of `suffix` (at most 64 bytes) is a
+/// capital letter.
+fn capitals(suffix: &[u8]) -> u64 {
+    (suffix.iter().rev().enumerate())
+        .fold(0, |m, (j, &c)| m | u64::from(c.is_ascii_uppercase()) << j)
 }
 
 impl Prefilter {
@@ -1582,19 +1767,23 @@ impl Prefilter {
         };
         let mut short_first = [false; 256];
         for k in keywords.iter().filter(|k| k.len() == 2) {
-            short_first[usize::from(k[0].to_ascii_lowercase())] = true;
+            short_first[usize::from(k[0])] = true;
         }
         let literal_base = patterns.len() as u32;
         patterns.extend(literals.iter().cloned());
-        let tails = Tails::new(patterns[..literal_base as usize].iter().map(Vec::as_slice));
+        let tails = Tails::new(keywords, &exact);
         let literal_tails = if literals.is_empty() {
             None
         } else {
             let all: Vec<u32> = (0..literals.len() as u32).collect();
             Some(
-                Walk::new(literals, &all, &[], Vec::new()).map_err(|e| Error::Config {
-                    reason: format!("literal prefilter: {e}"),
-                })?,
+                // Case kept, unless the forms hold more distinct bytes than a table
+                // has columns: then folded (more held than the least, never less).
+                Walk::with_case(literals, &all, &[], Vec::new(), false)
+                    .or_else(|_| Walk::new(literals, &all, &[], Vec::new()))
+                    .map_err(|e| Error::Config {
+                        reason: format!("literal prefilter: {e}"),
+                    })?,
             )
         };
         let max_len = patterns.iter().map(Vec::len).max().unwrap_or(1);
@@ -1709,16 +1898,19 @@ impl Prefilter {
     }
 
     /// The earliest offset in `tail` from which the rest of `tail` is a proper prefix of
-    /// some pattern (ASCII case folded): where a keyword may be arriving. `keyword` is
-    /// that length for the keywords alone when a walk of [`Prefilter::find`] already
-    /// answered it for this tail.
+    /// some pattern (ASCII case folded, except for the keywords found as written and
+    /// the literal forms, which are held only as written): where a keyword may be
+    /// arriving. `keyword` is that length for the keywords alone when a walk of
+    /// [`Prefilter::find`] already answered it for this tail (its table folds case: it
+    /// answers only where the case does not matter, see [`SURE`]).
     pub(crate) fn partial_start(&self, tail: &[u8], keyword: Option<usize>) -> Option<usize> {
         let from = tail.len().saturating_sub(self.max_len.saturating_sub(1));
         let window = &tail[from..];
         let forms = self.literal_tails.as_ref().map_or(0, |t| t.pending(window));
         let keyword = keyword.unwrap_or_else(|| {
             self.tails.pending(window).unwrap_or_else(|| {
-                // A node the table does not hold: the forward walk, as `find` asks it.
+                // A node the table does not hold: the forward walk, as `find` asks it
+                // (case folded: more held than the least, never less).
                 self.walk.pending(window).max(self.short_pending(window))
             })
         });
@@ -1913,8 +2105,9 @@ impl Prefilter {
                 *dense_before = flags * SMALL_CROWDED >= hay.len();
             }
             keywords => {
-                let (walked, any) = self.walk_small(hay, hits, chains);
-                pending = Some(walked);
+                let (state, any) = self.walk_small(hay, hits, chains);
+                pending = (self.walk.pending_as_written(state, hay))
+                    .map(|n| n.max(self.short_pending(hay)));
                 // Back to the sieve after a small slice with no hit, in any case: a
                 // run of `a` written in small slices stays on the walk (the sieve
                 // flags every byte of it, and a small slice's steps are not asked
@@ -1983,27 +2176,28 @@ impl Prefilter {
         }
     }
 
-    /// The hits of `hay` by the walk, spelled as they must be, the longest suffix of
-    /// `hay` that is a proper prefix of a keyword, and whether the walk found any hit,
-    /// spelled so or not. Out of line: inlined, the walk held one more value across
-    /// its loop than registers allow, a load at every byte.
+    /// The hits of `hay` by the walk, spelled as they must be, the state the walk ends
+    /// in (see [`Walk::pending_as_written`]), and whether it found any hit, spelled
+    /// so or not. Out of line: inlined, the walk held one more value across its loop
+    /// than registers allow, a load at every byte (as it did when this asked the
+    /// state's pending length of `hay`'s end).
     #[inline(never)]
-    fn walk_small(&self, hay: &[u8], hits: &mut Vec<Hit>, chains: &mut Chains) -> (usize, bool) {
+    fn walk_small(&self, hay: &[u8], hits: &mut Vec<Hit>, chains: &mut Chains) -> (u32, bool) {
         let first = hits.len();
-        let pending = (self.walk.find_any(hay, hits, chains)).max(self.short_pending(hay));
+        let state = self.walk.find_any(hay, hits, chains);
         let any = hits.len() > first;
         if any {
             self.walk.keep_spelled(hay, hits, first);
         }
-        (pending, any)
+        (state, any)
     }
 
-    /// 1 when `text` ends in the first byte of a two-byte keyword (the walk's part of
-    /// the hold-back question leaves them out; as `Tails` does, case-folded), else 0.
+    /// 1 when `text` ends in the first byte of a two-byte keyword, as written (the
+    /// walk's part of the hold-back question leaves them out), else 0.
     fn short_pending(&self, text: &[u8]) -> usize {
         usize::from(
             text.last()
-                .is_some_and(|&b| self.short_first[usize::from(b.to_ascii_lowercase())]),
+                .is_some_and(|&b| self.short_first[usize::from(b)]),
         )
     }
 
@@ -2589,18 +2783,10 @@ mod tests {
             .collect()
     }
 
-    /// The longest suffix of `text` that is a proper prefix of a pattern, by brute force.
+    /// The longest suffix of `text` that is a proper prefix of a pattern, by brute force
+    /// (ASCII case folded from three bytes, exact below).
     fn pending_naive(patterns: &[Vec<u8>], text: &[u8]) -> usize {
-        let text = text.to_ascii_lowercase();
-        (1..=text.len())
-            .filter(|&k| {
-                patterns.iter().any(|p| {
-                    let p = p.to_ascii_lowercase();
-                    k < p.len() && text.ends_with(&p[..k])
-                })
-            })
-            .max()
-            .unwrap_or(0)
+        pending_naive_cased(patterns, &[], text)
     }
 
     /// Every occurrence of every keyword (ASCII case folded from three bytes, exact
@@ -2634,10 +2820,10 @@ mod tests {
     fn pending_naive_cased(patterns: &[Vec<u8>], exact: &[bool], text: &[u8]) -> usize {
         (1..=text.len())
             .filter(|&n| {
-                patterns.iter().zip(exact).any(|(p, &exact)| {
+                patterns.iter().enumerate().any(|(k, p)| {
                     let tail = &text[text.len() - n..];
                     n < p.len()
-                        && if exact {
+                        && if exact.get(k) == Some(&true) || p.len() < 3 {
                             tail == &p[..n]
                         } else {
                             tail.eq_ignore_ascii_case(&p[..n])
@@ -2692,9 +2878,7 @@ mod tests {
         let patterns: Vec<Vec<u8>> = (0..bytes.len())
             .map(|i| vec![bytes[i], bytes[(i * 7) % 68], b'z', b'z'])
             .collect();
-        assert!(Tails::new(patterns.iter().map(Vec::as_slice))
-            .pending(b"x")
-            .is_none());
+        assert!(Tails::new(&patterns, &[]).pending(b"x").is_none());
         let pre = Prefilter::new(&patterns, &[]).unwrap();
         for text in [&b"x"[..], b"ab", b"'.z", b"a!!z", b"??zz!", b"{"] {
             let want = pending_naive(&patterns, text);
@@ -2947,17 +3131,27 @@ mod tests {
             prop_assert_eq!(nearest_period(&text, start, &period), want);
         }
 
-        /// The reversed-prefix trie and the walk's table answer as brute force does.
+        /// The reversed-prefix trie and the walk's table answer as brute force does:
+        /// the trie with every keyword found in any case, and with the built-in
+        /// keywords found as written where their rules say.
         #[test]
         fn tails_match_brute_force(text in "[skSK_\\-ghpxoAIaz0-9.:/ ]{0,24}") {
             let patterns = keywords();
             let want = pending_naive(&patterns, text.as_bytes());
-            let tails = Tails::new(patterns.iter().map(Vec::as_slice));
+            let tails = Tails::new(&patterns, &[]);
             prop_assert_eq!(tails.pending(text.as_bytes()), Some(want));
             // A table of a few nodes answers within them, or not at all.
-            let few = Tails::with_most(patterns.iter().map(Vec::as_slice), 8);
+            let few = Tails::with_most(&patterns, &[], 8);
             let got = few.pending(text.as_bytes());
             prop_assert!(got.is_none() || got == Some(want), "{:?} for {}", got, want);
+            static CASED: std::sync::OnceLock<(Cased, Tails)> = std::sync::OnceLock::new();
+            let ((keywords, exact), cased) = CASED.get_or_init(|| {
+                let (keywords, exact) = cased_keywords();
+                let tails = Tails::new(&keywords, &exact);
+                ((keywords, exact), tails)
+            });
+            let least = pending_naive_cased(keywords, exact, text.as_bytes());
+            prop_assert_eq!(cased.pending(text.as_bytes()), Some(least));
             static FORWARD: std::sync::OnceLock<Walk> = std::sync::OnceLock::new();
             let forward = FORWARD.get_or_init(|| {
                 let all: Vec<u32> = (0..patterns.len() as u32).collect();
@@ -3123,9 +3317,8 @@ mod tests {
         /// lower or upper case or with one letter's case changed, with other bytes
         /// and edits: the sieve, Teddy, dense blocks and the walk each report exactly
         /// the hits of brute force that compares those keywords' case, and the walk
-        /// ends holding back exactly what could still become one. The hold-back a
-        /// small slice leaves to `Tails` (which folds every keyword's case) is never
-        /// less than that, nor more than the folded answer.
+        /// ends holding back exactly what could still become one, as does what
+        /// `partial_start` then holds (the walk's answer folds case).
         #[test]
         fn keywords_found_as_written_by_every_engine(
             units in proptest::collection::vec((0usize..400, 0u8..4, "[ aAkK0_.:=-]{0,2}"), 1..6),
@@ -3179,15 +3372,20 @@ mod tests {
                     prop_assert_eq!(hits, long);
                 }
                 let tail = &text[text.len().saturating_sub(64)..];
-                // The walk's table folds case: its pending length is the folded one.
+                // The walk's table folds case: its pending length is the folded one;
+                // what is held is the least (`Tails` asked again).
                 let long: Vec<Vec<u8>> = keywords.iter().filter(|k| k.len() >= 3).cloned().collect();
                 prop_assert_eq!(pre.walk.pending(tail), pending_naive(&long, tail));
                 let held = pre.partial_start(&text, pending).map_or(0, |s| text.len() - s);
-                let (least, most) = (
-                    pending_naive_cased(keywords, exact, tail),
-                    pending_naive(keywords, tail),
-                );
-                prop_assert!((least..=most).contains(&held), "{} not in {}..={}", held, least, most);
+                prop_assert_eq!(held, pending_naive_cased(keywords, exact, tail));
+                // Small slices, which the walk reads: its answer where the case cannot
+                // change it, or the suffix's capitals compared, or `Tails` asked.
+                for n in [1, 2, 3, 5, 9, 17, 40] {
+                    let small = &text[text.len().saturating_sub(n)..];
+                    let pending = pre.find(small, &mut Scratch::default(), &mut Vec::new(), &mut true);
+                    let held = pre.partial_start(small, pending).map_or(0, |s| small.len() - s);
+                    prop_assert_eq!(held, pending_naive_cased(keywords, exact, small), "{:?}", small);
+                }
             }
         }
 
@@ -3200,7 +3398,7 @@ mod tests {
                 let patterns = keywords();
                 // The third's `Tails` keeps a few nodes: deeper, the forward walk answers.
                 let mut few = Prefilter::new(&patterns, &[]).unwrap();
-                few.tails = Tails::with_most(patterns.iter().map(Vec::as_slice), 8);
+                few.tails = Tails::with_most(&patterns, &[], 8);
                 let all = [Prefilter::new(&patterns, &[]).unwrap(), Prefilter::without_sieve(&patterns), few];
                 (patterns, all)
             });
