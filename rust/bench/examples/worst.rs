@@ -6,7 +6,9 @@
 //! writes each input but clean text to a file of that directory, numbered, and its
 //! name to `index.tsv` there (what `benches/storms.py --tests` and `--worst` read).
 //! CHUNK=<bytes> feeds every input, clean text included, in chunks of that size
-//! (64 KiB by default; `CHUNK=1 SIZE_MIB=…` for the one-byte writes of a stream).
+//! (64 KiB by default; `CHUNK=1 SIZE_MIB=…` for the one-byte writes of a stream);
+//! SMALL_FIRST=<bytes> writes that much of each input first in 32-byte chunks (a
+//! stream that starts with token deltas, then larger writes).
 use std::time::Instant;
 
 use scrubline_bench::corpus;
@@ -35,7 +37,11 @@ fn run(name: &str, text: &[u8]) -> f64 {
         let mut s = Scrubber::new(set.clone());
         out.clear();
         let t = Instant::now();
-        for piece in text.chunks(chunk()) {
+        let first = small_first().min(text.len());
+        let pieces = text[..first]
+            .chunks(32)
+            .chain(text[first..].chunks(chunk()));
+        for piece in pieces {
             s.feed(piece, &mut out);
             held_max = held_max.max(s.held());
         }
@@ -52,6 +58,11 @@ fn run(name: &str, text: &[u8]) -> f64 {
         );
     }
     mbps
+}
+
+/// How many bytes of each input go first in 32-byte writes: SMALL_FIRST, or none.
+fn small_first() -> usize {
+    std::env::var("SMALL_FIRST").map_or(0, |v| v.parse().expect("SMALL_FIRST"))
 }
 
 /// The chunk size inputs are fed in: CHUNK, or 64 KiB.

@@ -327,6 +327,18 @@ impl Gate {
         !escaped
     }
 
+    /// Whether the keyword at `text[at..]` is spelled, in its first 8 bytes, as the
+    /// pattern cannot spell it.
+    #[inline(always)]
+    pub(crate) fn misspelled(&self, text: &[u8], at: usize) -> bool {
+        // One spelling (a keyword found as written) compared without a loop.
+        match self.spellings[..] {
+            [] => false,
+            [one] => head(&text[at..]) & self.mask != one,
+            ref many => !many.contains(&(head(&text[at..]) & self.mask)),
+        }
+    }
+
     /// Whether the pattern may read the keyword of `len` bytes at `text[at..]` as it is
     /// spelled there, and the bytes after it, the guard aside.
     #[inline(always)]
@@ -338,8 +350,7 @@ impl Gate {
     /// bytes after it, the guard aside (see [`Reading`]).
     #[inline(always)]
     pub(crate) fn reading(&self, text: &[u8], at: usize, len: usize) -> Reading {
-        if !self.spellings.is_empty() && !self.spellings.contains(&(head(&text[at..]) & self.mask))
-        {
+        if self.misspelled(text, at) {
             return Reading::Misspelled;
         }
         if self.open {

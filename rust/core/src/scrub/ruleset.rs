@@ -1513,6 +1513,46 @@ mod tests {
         }
     }
 
+    /// A storm of `akia` (AWS's `AKIA` in the other case) and a seeded random byte,
+    /// written first in small slices, whose sieve steps are not asked their case (they
+    /// count as crowded, and the slices after them are walked), then in one large
+    /// slice: that slice starts dense, finds no hit, and leaves dense blocks, guarded
+    /// hits included (a misspelled hit is none, whatever its guard says).
+    #[test]
+    fn a_storm_in_the_other_case_leaves_a_dense_start() {
+        let set = RuleSet::builtin();
+        let pre = &set.prefilter;
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut text = Vec::new();
+        while text.len() < 1 << 16 {
+            text.extend_from_slice(b"akia");
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            text.push(b"aZ09_-.:= "[(x % 10) as usize]);
+        }
+        let mut scratch = crate::scrub::prefilter::Scratch::default();
+        let (mut dense, mut at) = (false, 0);
+        let gated = (true, None, usize::MAX);
+        for _ in 0..8 {
+            let mut hits = Vec::new();
+            pre.find_gated(
+                &text[at..at + 32],
+                &mut scratch,
+                &mut hits,
+                &mut dense,
+                gated,
+            );
+            assert!(hits.is_empty(), "{hits:?}");
+            at += 32;
+        }
+        assert!(dense, "the small slices were crowded");
+        let mut hits = Vec::new();
+        pre.find_gated(&text[at..], &mut scratch, &mut hits, &mut dense, gated);
+        assert!(hits.is_empty(), "{hits:?}");
+        assert!(!dense, "the large slice ends in dense blocks");
+    }
+
     /// A token printed again and again, each copy run into the next (no key: the next
     /// copy's bytes continue it), has two keyword hits every 73 bytes (`sk-`,
     /// `sk-or-v1-`; the `Csk-` after a copy, which ends in `C`, is not Cerebras's
