@@ -1397,9 +1397,9 @@ pub(crate) struct Prefilter {
 /// is found in any case, or only a keyword's found as written (see
 /// [`Prefilter::with_cases`]; those shorter than three bytes are always). A suffix
 /// whose path is only the latter kind's is held when it is spelled as one of them is:
-/// the walk back notes which of the bytes it read are capitals, and such a node holds
-/// the one or two ways its keywords place theirs (`ghp` is held for GitHub's `ghp_`,
-/// `GHP` is not: D3).
+/// such a node holds the suffix where its capitals are placed one of the one or two
+/// ways its keywords place theirs (the trie holds `ghp` for GitHub's `ghp_`, and not
+/// `GHP`: D3).
 ///
 /// Each node is a set of columns (a byte's class, as in the [`Walk`]'s table) with a
 /// child, as the bits of a word, and the index of its first child: nodes are numbered
@@ -1553,11 +1553,11 @@ impl Tails {
         let Some((&last, rest)) = text.split_last() else {
             return Some(0);
         };
-        let mut node = match self.root[usize::from(last)] {
+        let mut at = match self.root[usize::from(last)] {
             0 => return Some(0),
-            first => *self.nodes.get(usize::from(first))?,
+            first => usize::from(first),
         };
-        let mut at = usize::from(self.root[usize::from(last)]);
+        let mut node = *self.nodes.get(at)?;
         let mut best = 0;
         let mut bytes = rest.iter().rev();
         for n in 1.. {
@@ -1579,7 +1579,8 @@ impl Tails {
 
     /// Whether the suffix of `n` bytes of `text` that led to node `at`, whose path
     /// begins only keywords found as written, is spelled as one of them: its capitals
-    /// are theirs (see [`Tails::capitals`]).
+    /// are theirs (see [`Tails::capitals`]). Out of line: few walks back reach such a
+    /// node, and the loop's registers stay its own.
     #[inline(never)]
     fn spelled(&self, at: usize, text: &[u8], n: usize) -> bool {
         let [a, b] = self.capitals[at];
