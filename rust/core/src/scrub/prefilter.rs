@@ -241,29 +241,17 @@ impl Walk {
             next.push(n | if sure { SURE } else { 0 });
             // Where it is not, the capitals of the keywords (found as written) that
             // begin with the suffix, as `Tails::capitals` has them.
-            let mut ways = [MIXED; 2];
-            if !sure && n <= 64 {
-                let mut seen: Vec<u64> = long
-                    .iter()
+            let ways = (!sure && n <= 64).then(|| {
+                long.iter()
                     .map(|&i| &keywords[i as usize])
                     .filter(|k| {
                         k.len() > suffix.len() && k[..suffix.len()].eq_ignore_ascii_case(suffix)
                     })
-                    .map(|k| {
-                        (1..=suffix.len()).fold(0u64, |m, j| {
-                            m | u64::from(k[suffix.len() - j].is_ascii_uppercase()) << (j - 1)
-                        })
+                    .fold(None, |ways, k| {
+                        Some(with_way(ways, capitals_of(&k[..suffix.len()])))
                     })
-                    .collect();
-                seen.sort_unstable();
-                seen.dedup();
-                ways = match seen[..] {
-                    [a] => [a, a],
-                    [a, b] => [a, b],
-                    _ => [MIXED; 2],
-                };
-            }
-            capitals.push(ways);
+            });
+            capitals.push(ways.flatten().unwrap_or([MIXED; 2]));
             let at = ends.len();
             if dfa.is_match(s) {
                 ends.extend((0..dfa.match_len(s)).map(|m| {
@@ -498,7 +486,7 @@ impl Walk {
         if a == MIXED {
             return None;
         }
-        let capitals = capitals(hay.get(hay.len().checked_sub(n)?..)?);
+        let capitals = capitals_of(hay.get(hay.len().checked_sub(n)?..)?);
         (capitals == a || capitals == b).then_some(n)
     }
 
@@ -1481,16 +1469,8 @@ impl Tails {
                 }
                 prefix[node] |= kind;
                 if as_written {
-                    // Bit `n - 1`: the byte `n` from the prefix's end is a capital.
-                    let mask = (1..=k.min(64)).fold(0u64, |m, n| {
-                        m | u64::from(original[k - n].is_ascii_uppercase()) << (n - 1)
-                    });
-                    capitals[node] = match capitals[node] {
-                        None => Some([mask, mask]),
-                        Some([a, b]) if mask == a || mask == b => Some([a, b]),
-                        Some([a, b]) if a == b => Some([a, mask]),
-                        Some(_) => Some([MIXED, MIXED]),
-                    };
+                    let mask = capitals_of(&original[k.saturating_sub(64)..k]);
+                    capitals[node] = Some(with_way(capitals[node], mask));
                 }
             }
         }
@@ -1585,7 +1565,7 @@ impl Tails {
     fn spelled(&self, at: usize, text: &[u8], n: usize) -> bool {
         let [a, b] = self.capitals[at];
         n >= 64 || a == MIXED || {
-            let capitals = capitals(&text[text.len() - n..]);
+            let capitals = capitals_of(&text[text.len() - n..]);
             capitals == a || capitals == b
         }
     }
@@ -1593,9 +1573,21 @@ impl Tails {
 
 /// Bit `j` set where the byte `j + 1` from the end of `suffix` (at most 64 bytes) is a
 /// capital letter.
-fn capitals(suffix: &[u8]) -> u64 {
+fn capitals_of(suffix: &[u8]) -> u64 {
     (suffix.iter().rev().enumerate())
         .fold(0, |m, (j, &c)| m | u64::from(c.is_ascii_uppercase()) << j)
+}
+
+/// The ways of placing capitals `ways` (see [`Tails::capitals`]) with `mask` added:
+/// one or two, [`MIXED`] from three on.
+fn with_way(ways: Option<[u64; 2]>, mask: u64) -> [u64; 2] {
+    match ways {
+        None => [mask, mask],
+        Some([MIXED, _]) => [MIXED; 2],
+        Some([a, b]) if mask == a || mask == b => [a, b],
+        Some([a, b]) if a == b => [a, mask],
+        Some(_) => [MIXED; 2],
+    }
 }
 
 impl Prefilter {

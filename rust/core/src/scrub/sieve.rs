@@ -527,17 +527,7 @@ fn steps<G: AsRef<[Group]>, const CASED: bool>(
         // The first two groups' flags, for `refine` (the built-in rules have two).
         let mut kept = [(f._mm512_setzero_si512(), f._mm512_setzero_si512()); 2];
         for (g, table) in groups.as_ref().iter().enumerate() {
-            let look = |place: usize, idx: __m512i| {
-                bw._mm512_permutex2var_epi16(table[place].0, idx, table[place].1)
-            };
-            let even = f._mm512_and_si512(
-                f._mm512_and_si512(look(0, v0), look(1, h0)),
-                f._mm512_and_si512(look(2, v2), look(3, h2)),
-            );
-            let odd = f._mm512_and_si512(
-                f._mm512_and_si512(look(0, h0), look(1, v2)),
-                f._mm512_and_si512(look(2, h2), look(3, v4)),
-            );
+            let (even, odd) = group_flags(sieve, table, [v0, h0, v2, h2, v4]);
             if CASED && g < 2 {
                 kept[g] = (even, odd);
             }
@@ -616,38 +606,35 @@ fn refine(
     let (mut even_any, mut odd_any) = (f._mm512_setzero_si512(), f._mm512_setzero_si512());
     let two = sieve.groups.len() <= 2;
     for (g, (table, cased)) in sieve.groups.iter().zip(&sieve.cased).enumerate() {
-        let look = |t: &Group, place: usize, idx: __m512i| {
-            bw._mm512_permutex2var_epi16(t[place].0, idx, t[place].1)
-        };
         // The classes' flags of the step, where the loop kept them.
         let (even_folded, odd_folded) = if two {
             kept[g]
         } else {
-            (
-                and(
-                    and(look(table, 0, v0), look(table, 1, h0)),
-                    and(look(table, 2, v2), look(table, 3, h2)),
-                ),
-                and(
-                    and(look(table, 0, h0), look(table, 1, v2)),
-                    and(look(table, 2, h2), look(table, 3, v4)),
-                ),
-            )
+            group_flags(sieve, table, [v0, h0, v2, h2, v4])
         };
-        let even_cased = and(
-            and(look(cased, 0, raw), look(cased, 1, c0)),
-            and(look(cased, 2, r2), look(cased, 3, c2)),
-        );
-        let odd_cased = and(
-            and(look(cased, 0, c0), look(cased, 1, r2)),
-            and(look(cased, 2, c2), look(cased, 3, r4)),
-        );
+        let (even_cased, odd_cased) = group_flags(sieve, cased, [raw, c0, r2, c2, r4]);
         even_any = f._mm512_or_si512(even_any, and(even_folded, even_cased));
         odd_any = f._mm512_or_si512(odd_any, and(odd_folded, odd_cased));
     }
     (
         even & bw._mm512_test_epi16_mask(even_any, even_any),
         odd & bw._mm512_test_epi16_mask(odd_any, odd_any),
+    )
+}
+
+/// A group's flags for the even and the odd positions of a step, its tables `t` looked
+/// up by `idx`: places 0-3 by the first four for the even positions, by the last four
+/// for the odd ones (each index holds a position's byte in its lanes' low byte).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn group_flags(sieve: &Sieve, t: &Group, [a, b, c, d, e]: [__m512i; 5]) -> (__m512i, __m512i) {
+    let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
+    let look =
+        |place: usize, idx: __m512i| bw._mm512_permutex2var_epi16(t[place].0, idx, t[place].1);
+    let and = |x, y| f._mm512_and_si512(x, y);
+    (
+        and(and(look(0, a), look(1, b)), and(look(2, c), look(3, d))),
+        and(and(look(0, b), look(1, c)), and(look(2, d), look(3, e))),
     )
 }
 
