@@ -125,6 +125,20 @@ fn d3_tail_is_held_only_in_a_case_its_rule_can_match() {
     );
 }
 
+/// A literal secret of all 256 byte values has more distinct bytes than the hold-back
+/// walk's table has columns as written: the set still builds (that walk folds case,
+/// holding more, never less), the secret is redacted, and fed a byte at a time the
+/// output is the whole text's.
+#[test]
+fn literal_of_every_byte_value_builds_and_is_redacted_split_or_whole() {
+    let secret: Vec<u8> = (0..=255u8).collect();
+    let set = Arc::new(RuleSet::new(&[], std::slice::from_ref(&secret), "***").unwrap());
+    let text = [&b"pw "[..], &secret, b" end"].concat();
+    let whole = scrub(&set, &text);
+    assert_eq!(whole, b"pw *** end");
+    assert_eq!(feed_in_chunks(&set, &text, &[1]), whole);
+}
+
 /// A run that a mid-string keyword may still follow is held, and only that run: 32 hex
 /// digits (`…-us1` would make a Mailchimp key) are held, a 33rd cannot start one and
 /// `-u` after them extends the hold; a space releases everything.
