@@ -59,6 +59,22 @@ def test_stream_bytes(benchmark, chunk):
     assert benchmark.pedantic(run, rounds=5, iterations=1) == data
 
 
+@pytest.mark.parametrize("face", ["str", "bytes"])
+def test_empty_chunks(benchmark, face):
+    """Empty deltas (a model stream's first and keep-alive ones), 100,000 of them: a call
+    each, and each handed back as itself."""
+    empty = "" if face == "str" else b""
+    chunks = [empty] * 100_000
+
+    def run() -> list:
+        s = Scrubber()
+        feed = s.feed if face == "str" else s.feed_bytes
+        return [feed(c) for c in chunks]
+
+    out = benchmark.pedantic(run, rounds=5, iterations=1)
+    assert len(out) == len(chunks) and all(o is empty for o in out)
+
+
 ADVERSARIAL = {
     "storm sk-": ("sk-", None),
     "storm ghp_": ("ghp_", None),

@@ -305,7 +305,15 @@ impl Scrubber {
         let data = chunk.as_bytes();
         let lazy = self.run(py, data, false)?;
         let (head, part) = (&self.out[..], &data[lazy]);
-        if head.len() + part.len() == data.len() && data.starts_with(head) && data.ends_with(part) {
+        // Nothing written and all of it passed (an empty chunk too) is told without a
+        // comparison: comparing zero bytes of a buffer never allocated (an empty
+        // chunk's) read at a dangling address, which AVX-512 `memcmp` loads with an
+        // empty mask, ~60 ns on this machine's processor.
+        if head.is_empty() && part.len() == data.len()
+            || head.len() + part.len() == data.len()
+                && data.starts_with(head)
+                && data.ends_with(part)
+        {
             return Ok(chunk.clone());
         }
         // What was written, then the chunk's unchanged part: copied once, into the
