@@ -68,7 +68,7 @@ postgres-server: ## install Debian's postgresql package when no initdb is found 
 	fi
 
 test-python: build-dev $(MODEL_STAMP) $(SPARK_STAMP) postgres-server ## pytest (properties, CLI, streams, a real model, a local Spark, PostgreSQL)
-	SCRUBLINE_REQUIRE_MODEL=1 SCRUBLINE_REQUIRE_SPARK=1 SCRUBLINE_REQUIRE_POSTGRES=1 $(PY) -m pytest -q
+	SCRUBLINE_REQUIRE_MODEL=1 SCRUBLINE_REQUIRE_SPARK=1 SCRUBLINE_REQUIRE_POSTGRES=1 $(PY) -m pytest -q --durations=30
 
 test: test-rust test-python ## every test: Rust then Python
 
