@@ -502,10 +502,12 @@ pub(crate) struct Rule {
     pub info: RuleInfo,
     pattern: String,
     /// Built on first use for built-in rules (most never see a keyword hit in a given
-    /// process: compiling all of them up front cost ~190 ms of start-up), eagerly for
-    /// custom rules so that a bad one is an error at construction. Unused by the
-    /// literal rule, whose prefilter hit is the match.
-    matcher: OnceLock<Matcher>,
+    /// process: compiling all of them up front cost ~300 ms of start-up), eagerly for
+    /// custom rules so that a bad one is an error at construction. A built-in rule's
+    /// is one per process, shared by every rule set (see [`builtin_matchers`]): a set
+    /// made for a stream's literal secrets compiles none again. Unused by the literal
+    /// rule, whose prefilter hit is the match.
+    matcher: Arc<OnceLock<Matcher>>,
     pub before: Option<BeforeRun>,
     pub left_guard: Option<ByteClass>,
     pub right_guard: Option<ByteClass>,
@@ -564,6 +566,11 @@ impl RuleSet {
         for spec in &specs {
             rules.push(compile(spec, replacement)?);
         }
+        // The built-in rules come first, in `builtin()`'s order, and keep their patterns
+        // (a custom rule cannot take a built-in's ID): their matchers are the process's.
+        for (rule, cell) in rules.iter_mut().zip(builtin_matchers()) {
+            rule.matcher = Arc::clone(cell);
+        }
         let literal_rule = rules.len() as u32;
         rules.push(Rule {
             info: RuleInfo {
@@ -573,7 +580,7 @@ impl RuleSet {
                     .into(),
             },
             pattern: String::new(),
-            matcher: OnceLock::new(),
+            matcher: Arc::default(),
             before: None,
             left_guard: None,
             right_guard: None,
@@ -664,14 +671,36 @@ impl RuleSet {
     pub fn fingerprint(&self) -> [u8; 32] {
         self.fingerprint
     }
+
+    /// How many of the rules' matchers are built so far (built-in ones on their first
+    /// keyword hit in the process, custom ones with the set).
+    pub fn matchers_built(&self) -> usize {
+        self.rules
+            .iter()
+            .filter(|r| r.matcher.get().is_some())
+            .count()
+    }
+}
+
+/// One matcher cell per built-in rule, in `builtin()`'s order, shared by every rule set
+/// of the process: a pattern is compiled once, on the first hit of its keywords in any
+/// stream.
+fn builtin_matchers() -> &'static [Arc<OnceLock<Matcher>>] {
+    static CELLS: OnceLock<Vec<Arc<OnceLock<Matcher>>>> = OnceLock::new();
+    CELLS.get_or_init(|| builtin().map(|_| Arc::default()).collect())
 }
 
 impl Rule {
+    /// Whether the rule has a pattern (every rule but the literal one), compiled or not.
+    pub(crate) fn has_pattern(&self) -> bool {
+        self.info.tier != Tier::Literal
+    }
+
     /// The rule's matcher, built on first use. Built-in patterns are compiled by a test
     /// (`every_builtin_rule_compiles`), so building one here cannot fail.
     /// `None` for the literal rule, which has no pattern.
     pub(crate) fn matcher(&self) -> Option<&Matcher> {
-        (self.info.tier != Tier::Literal).then(|| {
+        self.has_pattern().then(|| {
             self.matcher.get_or_init(|| {
                 build_matcher(&self.info.id, &self.pattern).expect("built-in rules compile")
             })
@@ -765,7 +794,7 @@ fn compile(spec: &RuleSpec, replacement: &str) -> Result<Rule, Error> {
             format!("max_len must be between 1 and {MAX_RULE_LEN}"),
         ));
     }
-    let matcher = OnceLock::new();
+    let matcher = Arc::new(OnceLock::new());
     if spec.tier == Tier::Custom {
         let _ = matcher.set(build_matcher(id, &spec.pattern)?);
     }

@@ -556,7 +556,7 @@ impl Scrubber {
     pub fn new(set: Arc<RuleSet>) -> Scrubber {
         let n = set.rules.len();
         let followable: Vec<bool> = (set.rules.iter())
-            .map(|r| r.before.is_none() && r.matcher().is_some())
+            .map(|r| r.before.is_none() && r.has_pattern())
             .collect();
         let mut prefilter_space = Scratch::default();
         prefilter_space.runs.runnable = (set.keyword_rule.iter())
