@@ -621,12 +621,16 @@ impl RuleSet {
             .collect();
         // A keyword whose rule spells it one way only is found that way (a rule whose
         // match starts before its keyword is read from elsewhere: found ignoring case).
+        // The built-in rules' keywords come first, and are asked once per process.
         let exact: Vec<bool> = keyword_rule
             .iter()
             .zip(&keywords)
-            .map(|(&r, k)| {
-                let rule = &rules[r as usize];
-                rule.before.is_none() && spelled_as_written(&rule.pattern, k)
+            .enumerate()
+            .map(|(i, (&r, k))| {
+                builtin_exact().get(i).copied().unwrap_or_else(|| {
+                    let rule = &rules[r as usize];
+                    rule.before.is_none() && spelled_as_written(&rule.pattern, k)
+                })
             })
             .collect();
         let prefilter =
@@ -680,6 +684,25 @@ impl RuleSet {
             .filter(|r| r.matcher.get().is_some())
             .count()
     }
+}
+
+/// Whether each built-in rule's keyword is found as written (see `RuleSet::new`), in
+/// `builtin()`'s order of rules and their keywords: the pattern's parser is asked once
+/// per process (for every keyword, it was a third of a new rule set's time).
+fn builtin_exact() -> &'static [bool] {
+    static EXACT: OnceLock<Vec<bool>> = OnceLock::new();
+    EXACT.get_or_init(|| {
+        builtin()
+            .map(RuleSpec::from)
+            .flat_map(|spec| {
+                (spec.keywords.iter())
+                    .map(|k| {
+                        spec.before.is_none() && spelled_as_written(&spec.pattern, k.as_bytes())
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    })
 }
 
 /// One matcher cell per built-in rule, in `builtin()`'s order, shared by every rule set
@@ -843,6 +866,39 @@ mod tests {
     use super::*;
     use crate::scrub::prefilter::{Hit, Kill, KILL_READS};
     use proptest::prelude::*;
+
+    /// The exactness asked once per process is each built-in keyword's own, in the
+    /// order a rule set lists its keywords (a custom rule's after them are asked apart).
+    #[test]
+    fn builtin_exactness_is_each_keywords_own_in_the_sets_order() {
+        let custom = RuleSpec::custom("my-token", "MyTok_[0-9]{8}", vec!["MyTok_".into()]);
+        let set = RuleSet::new(&[custom], &[], DEFAULT_REPLACEMENT).unwrap();
+        let keywords: Vec<String> = builtin()
+            .map(RuleSpec::from)
+            .chain([RuleSpec::custom(
+                "my-token",
+                "MyTok_[0-9]{8}",
+                vec!["MyTok_".into()],
+            )])
+            .flat_map(|spec| spec.keywords)
+            .collect();
+        assert_eq!(keywords.len(), set.keyword_rule.len());
+        assert_eq!(builtin_exact().len(), keywords.len() - 1);
+        for (k, (keyword, &r)) in keywords.iter().zip(&set.keyword_rule).enumerate() {
+            let rule = &set.rules[r as usize];
+            let own =
+                rule.before.is_none() && spelled_as_written(&rule.pattern, keyword.as_bytes());
+            assert_eq!(
+                set.prefilter.is_exact(k as u32),
+                own && keyword.len() >= 3,
+                "{keyword}"
+            );
+        }
+        assert!(
+            set.prefilter.is_exact(keywords.len() as u32 - 1),
+            "MyTok_ as written"
+        );
+    }
 
     fn run(class: &str, min: usize, max: usize) -> BeforeRun {
         BeforeRun {
