@@ -563,13 +563,11 @@ impl RuleSet {
             specs.push(spec);
         }
         let mut rules = Vec::with_capacity(specs.len() + 1);
-        for spec in &specs {
-            rules.push(compile(spec, replacement)?);
-        }
         // The built-in rules come first, in `builtin()`'s order, and keep their patterns
         // (a custom rule cannot take a built-in's ID): their matchers are the process's.
-        for (rule, cell) in rules.iter_mut().zip(builtin_matchers()) {
-            rule.matcher = Arc::clone(cell);
+        for (i, spec) in specs.iter().enumerate() {
+            let cell = builtin_matchers().get(i).cloned().unwrap_or_default();
+            rules.push(compile(spec, replacement, cell)?);
         }
         let literal_rule = rules.len() as u32;
         rules.push(Rule {
@@ -619,18 +617,15 @@ impl RuleSet {
                 }
             })
             .collect();
-        // A keyword whose rule spells it one way only is found that way (a rule whose
-        // match starts before its keyword is read from elsewhere: found ignoring case).
-        // The built-in rules' keywords come first, and are asked once per process.
+        // See `found_as_written`. The built-in rules' keywords come first, and are asked
+        // once per process.
         let exact: Vec<bool> = keyword_rule
             .iter()
             .zip(&keywords)
             .enumerate()
             .map(|(i, (&r, k))| {
-                builtin_exact().get(i).copied().unwrap_or_else(|| {
-                    let rule = &rules[r as usize];
-                    rule.before.is_none() && spelled_as_written(&rule.pattern, k)
-                })
+                (builtin_exact().get(i).copied())
+                    .unwrap_or_else(|| found_as_written(&specs[r as usize], k))
             })
             .collect();
         let prefilter =
@@ -686,20 +681,25 @@ impl RuleSet {
     }
 }
 
-/// Whether each built-in rule's keyword is found as written (see `RuleSet::new`), in
-/// `builtin()`'s order of rules and their keywords: the pattern's parser is asked once
-/// per process (for every keyword, it was a third of a new rule set's time).
+/// Whether `keyword` of the rule `spec` is found as written: the rule spells it one
+/// way only (a rule whose match starts before its keyword is read from elsewhere: found
+/// ignoring case).
+fn found_as_written(spec: &RuleSpec, keyword: &[u8]) -> bool {
+    spec.before.is_none() && spelled_as_written(&spec.pattern, keyword)
+}
+
+/// [`found_as_written`] of each built-in rule's keywords, in `builtin()`'s order of
+/// rules and their keywords: the pattern's parser is asked once per process (for every
+/// keyword, it was a third of a new rule set's time).
 fn builtin_exact() -> &'static [bool] {
     static EXACT: OnceLock<Vec<bool>> = OnceLock::new();
     EXACT.get_or_init(|| {
-        builtin()
-            .map(RuleSpec::from)
+        let specs: Vec<RuleSpec> = builtin().map(RuleSpec::from).collect();
+        (specs.iter())
             .flat_map(|spec| {
-                (spec.keywords.iter())
-                    .map(|k| {
-                        spec.before.is_none() && spelled_as_written(&spec.pattern, k.as_bytes())
-                    })
-                    .collect::<Vec<_>>()
+                spec.keywords
+                    .iter()
+                    .map(|k| found_as_written(spec, k.as_bytes()))
             })
             .collect()
     })
@@ -797,7 +797,13 @@ fn valid_id(id: &str) -> bool {
             .all(|&c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
 }
 
-fn compile(spec: &RuleSpec, replacement: &str) -> Result<Rule, Error> {
+/// `spec` compiled; `matcher` is its matcher's cell (a built-in rule's is the
+/// process's, see [`builtin_matchers`]).
+fn compile(
+    spec: &RuleSpec,
+    replacement: &str,
+    matcher: Arc<OnceLock<Matcher>>,
+) -> Result<Rule, Error> {
     let id = spec.id.as_str();
     if !valid_id(id) {
         return Err(Error::rule(
@@ -817,7 +823,6 @@ fn compile(spec: &RuleSpec, replacement: &str) -> Result<Rule, Error> {
             format!("max_len must be between 1 and {MAX_RULE_LEN}"),
         ));
     }
-    let matcher = Arc::new(OnceLock::new());
     if spec.tier == Tier::Custom {
         let _ = matcher.set(build_matcher(id, &spec.pattern)?);
     }
