@@ -108,6 +108,13 @@ def test_unchanged_input_is_handed_back_as_is():
     s = Scrubber()
     assert s.feed("see gh") == "see "
     assert s.feed("p_ no") + s.flush() == "ghp_ no"
+    # An empty chunk, with nothing ever written or with a tail held, writes nothing and
+    # loses nothing: the held tail is still there, and comes out at the end.
+    s = Scrubber()
+    assert s.feed_bytes(b"") == b"" and s.feed("") == ""
+    assert s.feed_bytes(b"see gh") == b"see "
+    assert s.feed_bytes(b"") == b"" and s.feed("") == "" and s.held == 2
+    assert s.feed_bytes(b"p_ no") + s.flush_bytes() == b"ghp_ no"
 
 
 def test_large_chunks_are_handed_back_or_scrubbed_whole():
