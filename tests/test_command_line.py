@@ -207,6 +207,49 @@ def test_project_progress_leaves_stdout_alone():
     assert strip.sub(b"", shown.stdout) == strip.sub(b"", plain.stdout)
 
 
+#: Imported only by what uses them: a filter on a pipe never draws a progress line, and
+#: only a run with a model talks HTTP (docs/benchmarks.md, "Commands import httpx and
+#: tqdm only when they use them").
+LAZY = ("httpx", "httpx_sse", "httpcore", "tqdm")
+LOADED = (
+    "import runpy, sys\n"
+    "code = None\n"
+    "sys.argv = ['scrubline', *sys.argv[1:]]\n"
+    "try:\n"
+    "    runpy.run_module('scrubline', run_name='__main__')\n"
+    "except SystemExit as e:\n"
+    "    code = e.code\n"
+    f"lazy = {{m.split('.')[0] for m in sys.modules}} & set({LAZY!r})\n"
+    "print(code, sorted(lazy), file=sys.stderr)\n"
+)
+
+
+def test_a_command_that_talks_no_http_and_draws_no_bar_imports_neither():
+    trace = str(Path(scrubline.__file__).parent / "data" / "demo.trace.jsonl")
+    for argv in (["project", trace], ["scrub", "--no-progress"]):
+        done = subprocess.run(
+            [sys.executable, "-c", LOADED, *argv],
+            input=DATA,
+            capture_output=True,
+            timeout=60,
+            check=True,
+        )
+        assert done.stderr.decode().splitlines()[-1] == "0 []", (argv, done.stderr)
+    code = "import sys, scrubline.cli.iteron, scrubline.cli.titah, scrubline.cli.scrubline\n"
+    code += f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({LAZY!r})))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True)
+    assert done.stdout == b"[]\n"
+    # The same program sees them once a bar is drawn: the check can fail.
+    shown = subprocess.run(
+        [sys.executable, "-c", LOADED, "scrub", "--progress"],
+        input=DATA,
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+    assert shown.stderr.decode().splitlines()[-1] == "0 ['tqdm']"
+
+
 def test_every_error_is_a_scrubline_error():
     """One hierarchy: every exception class the package defines derives from
     ScrublineError (private control-flow classes aside)."""

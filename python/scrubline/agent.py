@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import orjson
 
 from scrubline import tools
@@ -99,6 +98,8 @@ class ModelRuntime:
             ]
         )
         calls = 0
+        import httpx  # here, not with the module: see scrubline.model
+
         with httpx.Client(
             timeout=httpx.Timeout(
                 self.endpoint.read_timeout, connect=CONNECT_TIMEOUT, pool=CONNECT_TIMEOUT

@@ -5,6 +5,10 @@ can fail, classified (retryable or not). HTTP is httpx, SSE framing is httpx-sse
 The client knows nothing of traces or tools; ``scrubline.agent`` turns its pieces into
 trace events. A response is read on a thread so the run can poll its stop flag and
 deadline while the server is silent, and close the connection on SIGINT/SIGTERM.
+
+httpx and httpx-sse are imported when a response is first read, not with this module:
+every command imports it (through ``scrubline.agent``), and most never talk to a model;
+httpx's import alone was ~45 ms of a ~0.2 s ``scrubline project``.
 """
 
 from __future__ import annotations
@@ -15,13 +19,15 @@ import socket
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-import httpx
-import httpx_sse
 import orjson
 
 from scrubline.errors import ScrublineError
+
+if TYPE_CHECKING:
+    import httpx
 
 #: One SSE event (its data) may not grow past this without ending; a server that sends
 #: an endless line fails the run instead of filling memory.
@@ -159,6 +165,8 @@ class ChatStream:
                 self._queue.put(("end", Completion()))
 
     def _stream(self) -> None:
+        import httpx_sse
+
         headers = {"Accept": "text/event-stream", "Cache-Control": "no-store"}
         if self.endpoint.api_key:
             headers["Authorization"] = f"Bearer {self.endpoint.api_key}"
@@ -169,7 +177,7 @@ class ChatStream:
                 self.close()
             if response.status_code >= 400:
                 raise self._http_failure(response)
-            counted = _CountedStream(response.stream)
+            counted = _counted_stream()(response.stream)
             response.stream = counted
             source = httpx_sse.EventSource(response)
             try:
@@ -196,6 +204,8 @@ class ChatStream:
             )
 
     def _http_failure(self, response: httpx.Response) -> ModelFailed:
+        import httpx
+
         body = b""
         with contextlib.suppress(httpx.HTTPError):
             for chunk in response.iter_raw():
@@ -218,6 +228,8 @@ class ChatStream:
         )
 
     def _transport_failure(self, e: Exception) -> ModelFailed:
+        import httpx
+
         if isinstance(e, httpx.ConnectTimeout | httpx.ConnectError):
             url = self.scrub(self.endpoint.completions_url)
             return ModelFailed(
@@ -248,23 +260,31 @@ class _EventTooLarge(Exception):
     pass
 
 
-class _CountedStream(httpx.SyncByteStream):
-    """The response's byte stream, counting the bytes since the last complete event:
-    bounded memory whatever the server sends."""
+@cache
+def _counted_stream() -> type:
+    """The class of a response's byte stream that counts the bytes since the last complete
+    event: bounded memory whatever the server sends. Made on first use (it subclasses
+    httpx's ``SyncByteStream``, which httpx asks of a stream before reading it)."""
+    import httpx
 
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.since_event = 0
+    class CountedStream(httpx.SyncByteStream):
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+            self.since_event = 0
 
-    def __iter__(self) -> Iterator[bytes]:
-        for chunk in self.inner:
-            self.since_event += len(chunk)
-            if self.since_event > MAX_EVENT_BYTES:
-                raise _EventTooLarge(f"the model server sent an event over {MAX_EVENT_BYTES} bytes")
-            yield chunk
+        def __iter__(self) -> Iterator[bytes]:
+            for chunk in self.inner:
+                self.since_event += len(chunk)
+                if self.since_event > MAX_EVENT_BYTES:
+                    raise _EventTooLarge(
+                        f"the model server sent an event over {MAX_EVENT_BYTES} bytes"
+                    )
+                yield chunk
 
-    def close(self) -> None:
-        self.inner.close()
+        def close(self) -> None:
+            self.inner.close()
+
+    return CountedStream
 
 
 class _Assembler:
