@@ -2,8 +2,8 @@
 //! keyword prefilter (`ruleset`), the stream state (`stream`), literal secrets and their
 //! encodings (`literal`), the placeholder guard of context rules (`guard`), the
 //! stream state as bytes for another process (`snapshot`), many rows of
-//! consecutive streams in one call (`rows`) and how far an overflow swallows
-//! (`swallow`).
+//! consecutive streams in one call (`rows`), how far an overflow swallows
+//! (`swallow`) and the byte permutes of the sieve (`vbmi`, the crate's one `unsafe`).
 
 mod guard;
 mod literal;
@@ -17,6 +17,8 @@ mod snapshot;
 mod span;
 mod stream;
 mod swallow;
+#[cfg(target_arch = "x86_64")]
+mod vbmi;
 
 pub use literal::MIN_LITERAL_LEN;
 pub use rows::{arrow_rows, Rows};

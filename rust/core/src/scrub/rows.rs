@@ -29,7 +29,7 @@ pub fn arrow_rows<'a>(
             "row offsets are 4 or 8 bytes wide, not {width}"
         )));
     }
-    if offsets.len() % width != 0 || offsets.len() < width {
+    if !offsets.len().is_multiple_of(width) || offsets.len() < width {
         return Err(bad(format!(
             "row offsets: {} bytes is not a whole number (one or more) of {width}-byte offsets",
             offsets.len()

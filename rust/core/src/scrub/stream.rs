@@ -2003,7 +2003,7 @@ impl Scrubber {
             let c = &self.cands[i];
             if let Some(f) = c.follow {
                 let k = (at - c.start) / f.d;
-                if (at - c.start) % f.d == 0 && k <= f.n {
+                if (at - c.start).is_multiple_of(f.d) && k <= f.n {
                     let rule = c.rule;
                     self.cands[i].follow = (k > 1).then_some(Follow { n: k - 1, ..f });
                     self.lead(rule, (at, f.n - k + 1, f.d), u64::from(f.len));
