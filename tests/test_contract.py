@@ -15,8 +15,15 @@ ID = re.compile(r"\b[A-Z][0-9]{1,2}[a-z]?\b")
 #: The families docs/contract.md defines; other letter-digit words (a Slack team ID in a
 #: fixture, a cache level in a CPU description) are not IDs.
 FAMILIES = set("IUORESATDFMPK")
-#: Rule vectors and generated reports quote third-party text; they name no requirement.
-NOT_PROSE = ("tests/fixtures/", "rust/core/src/scrub/rules/", ".png", "Cargo.lock")
+#: Rule vectors and generated reports quote third-party text, and proptest's saved seeds
+#: are random text; they name no requirement.
+NOT_PROSE = (
+    "tests/fixtures/",
+    "rust/core/src/scrub/rules/",
+    "proptest-regressions",
+    ".png",
+    "Cargo.lock",
+)
 
 
 def tracked() -> list[Path]:
