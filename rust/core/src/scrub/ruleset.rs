@@ -877,14 +877,10 @@ mod tests {
     #[test]
     fn builtin_exactness_is_each_keywords_own_in_the_sets_order() {
         let custom = RuleSpec::custom("my-token", "MyTok_[0-9]{8}", vec!["MyTok_".into()]);
-        let set = RuleSet::new(&[custom], &[], DEFAULT_REPLACEMENT).unwrap();
+        let set = RuleSet::new(std::slice::from_ref(&custom), &[], DEFAULT_REPLACEMENT).unwrap();
         let keywords: Vec<String> = builtin()
             .map(RuleSpec::from)
-            .chain([RuleSpec::custom(
-                "my-token",
-                "MyTok_[0-9]{8}",
-                vec!["MyTok_".into()],
-            )])
+            .chain([custom])
             .flat_map(|spec| spec.keywords)
             .collect();
         assert_eq!(keywords.len(), set.keyword_rule.len());

@@ -788,8 +788,8 @@ fn steps<G: AsRef<[Group]>, const CASED: bool>(
                 refine(sieve, &kept, [v0, h0, v2, h2, v4], [raw, r2, r4], flagged);
         }
         // The pairs: even positions' two bytes are lanes of the step's bytes, odd
-        // positions' of the bytes from the next. (What `pairs` and `Exact::look_up`
-        // do, written out here: called, they cost this loop 2.5-3 % on clean text.)
+        // positions' of the bytes from the next. (What `pairs` does, written out here:
+        // called, it cost this loop 2.5 % on clean text.)
         if !sieve.pairs.is_empty() {
             for (j, &pair) in sieve.pairs.iter().enumerate() {
                 let want = f._mm512_set1_epi16(pair);
@@ -806,16 +806,7 @@ fn steps<G: AsRef<[Group]>, const CASED: bool>(
                 let off = 2 * flagged.trailing_zeros() as usize + parity;
                 flagged &= flagged - 1;
                 flags += 1;
-                // Bytes past the slice are zeros, which no signature has.
-                let word = lowercase(word_at(hay, p + off));
-                let four = exact.hits(word);
-                // A fourth byte of zero makes both keys one: looked up once.
-                let (row, bits) = exact.hits(word & 0x00ff_ffff);
-                let three = (row, bits * u32::from(word >> 24 != 0));
-                if four.1 | three.1 != 0 {
-                    count += exact.report(four, p + off, &mut found);
-                    count += exact.report(three, p + off, &mut found);
-                }
+                count += exact.look_up(hay, p + off, &mut found);
             }
         }
         p += LANES;
