@@ -29,6 +29,7 @@ use aho_corasick::packed::{self, MatchKind as PackedKind};
 use aho_corasick::{dfa, AhoCorasick, Anchored, MatchKind, Span};
 use memchr::memmem;
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::opening::{opening, Gate, Opening, Reading, RunBefore, Window, AHEAD};
@@ -127,6 +128,39 @@ struct Walk {
 /// written, which the walk's table, folding case, cannot tell).
 const SURE: u32 = 1 << 31;
 
+/// A map from aho-corasick's DFA states, hashed by a multiplication (the standard
+/// map's SipHash was two thirds of the walk's build, ~4 ms for the built-in keywords;
+/// the IDs are multiples of the DFA's stride, too sparse for a vector).
+type ById<T> = std::collections::HashMap<
+    aho_corasick::automaton::StateID,
+    T,
+    std::hash::BuildHasherDefault<IdHasher>,
+>;
+
+/// See [`ById`]: Fibonacci hashing of a state's ID.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl std::hash::Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 impl Walk {
     /// `long` are the keywords of three bytes or more, `short` the rest; `exact[k]`:
     /// keyword `k`'s hits count only as written (the table folds case either way).
@@ -181,9 +215,12 @@ impl Walk {
             .start_state(Anchored::No)
             .expect("an unanchored start state");
         let mut states = vec![start];
-        let mut depth = std::collections::HashMap::from([(start, 0u32)]);
-        // The suffix each state stands for (its first path, as the table spells it).
-        let mut path = std::collections::HashMap::from([(start, Vec::new())]);
+        // By state: its depth, and the suffix it stands for (its first path, as the
+        // table spells it).
+        let mut depth = ById::default();
+        let mut path = ById::default();
+        depth.insert(start, 0u32);
+        path.insert(start, Vec::<u8>::new());
         let mut k = 0;
         while k < states.len() {
             let d = depth[&states[k]];
@@ -216,11 +253,10 @@ impl Walk {
             .iter()
             .position(|&s| dfa.is_match(s))
             .unwrap_or(states.len());
-        let ours = states
-            .iter()
-            .enumerate()
-            .map(|(k, &s)| Ok((s, id(k)?)))
-            .collect::<Result<std::collections::HashMap<_, u32>, String>>()?;
+        let mut ours = ById::default();
+        for (k, &s) in states.iter().enumerate() {
+            ours.insert(s, id(k)?);
+        }
         let mut next = Vec::with_capacity(states.len() * stride);
         let mut capitals = Vec::with_capacity(states.len());
         let mut ends = Vec::new();
@@ -2562,6 +2598,25 @@ impl Model {
         }
     }
 
+    /// The keys of byte `c` that [`Windows`] sets are kept by: its class (and 0), or
+    /// its low and high nibbles.
+    fn keys(self, c: u8) -> [usize; 2] {
+        match self {
+            Model::Nibbles => [usize::from(c & 15), usize::from(c >> 4)],
+            Model::Classes(class) => [usize::from(class[usize::from(c)]), 0],
+        }
+    }
+
+    /// Whether a place admits by one part of its keys (a class) or by both (nibbles).
+    fn one_part(self) -> bool {
+        matches!(self, Model::Classes(_))
+    }
+
+    /// The keys `new` admits that `old` does not, by part.
+    fn parts(self, new: Place, old: Place) -> [u64; 2] {
+        [new.0 & !old.0, new.1 & !old.1]
+    }
+
     /// Signatures the searcher cannot tell apart in a bucket's flags, and which
     /// aho-corasick keeps together: same low nibbles, or same classes.
     fn key(self, sig: &[u8]) -> Vec<u8> {
@@ -2582,13 +2637,14 @@ pub(crate) fn layout(
     model: Model,
 ) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
     let len = sigs[0].len();
+    // Units in the order their first signature comes.
     let mut units: Vec<Vec<usize>> = Vec::new();
+    let mut unit_of: HashMap<Vec<u8>, usize> = HashMap::new();
     for (i, s) in sigs.iter().enumerate() {
-        match units
-            .iter_mut()
-            .find(|u| model.key(&sigs[u[0]]) == model.key(s))
-        {
-            Some(u) => u.push(i),
+        let next = units.len();
+        let u = *unit_of.entry(model.key(s)).or_insert(next);
+        match units.get_mut(u) {
+            Some(unit) => unit.push(i),
             None => units.push(vec![i]),
         }
     }
@@ -2623,13 +2679,14 @@ pub(crate) fn layout(
     // their bytes' frequencies say). Both rates count; the sample decides among
     // buckets the model finds alike.
     let sample = ORDINARY.as_bytes().to_ascii_lowercase();
+    let windows = sample.len().saturating_sub(len) + 1;
     // Window starts by first byte: only those a bucket admits first are checked on.
     let mut starts: Vec<Vec<u32>> = vec![Vec::new(); 256];
-    for i in 0..=sample.len().saturating_sub(len) {
+    for i in 0..windows {
         starts[usize::from(sample[i])].push(i as u32);
     }
-    let seen = |places: &[Place]| -> f64 {
-        let n = (0..=255u8)
+    let count = |places: &[Place]| -> usize {
+        (0..=255u8)
             .filter(|&c| model.admits(places[0], c))
             .flat_map(|c| &starts[usize::from(c)])
             .filter(|&&i| {
@@ -2639,11 +2696,13 @@ pub(crate) fn layout(
                     .zip(&places[1..])
                     .all(|(&c, &place)| model.admits(place, c))
             })
-            .count();
-        n as f64 / sample.len() as f64
+            .count()
     };
-    let rate = |n: &[Place]| flags(n) + seen(n);
+    let sets = Windows::new(model, &sample, windows, sigs);
+    let rate = |n: &[Place], seen: usize| flags(n) + seen as f64 / sample.len() as f64;
     let mut places = vec![vec![(0u64, 0u64); len]; buckets];
+    // Per bucket, the windows of the sample its places admit.
+    let mut admitted = vec![sets.none(); buckets];
     let mut now = vec![0f64; buckets];
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); buckets];
     let mut size = vec![0usize; buckets];
@@ -2670,21 +2729,120 @@ pub(crate) fn layout(
         } else {
             room
         };
-        let costs: Vec<(usize, f64)> = pick
+        let costs: Vec<(usize, f64, usize)> = pick
             .into_iter()
-            .map(|b| (b, rate(&with(b)) - now[b]))
+            .map(|b| {
+                let n = with(b);
+                let all = sets.count(model, &admitted[b], &places[b], &n);
+                debug_assert_eq!(all, count(&n), "windows admitted");
+                (b, rate(&n, all) - now[b], all)
+            })
             .collect();
-        let b = costs
+        let &(b, _, all) = costs
             .iter()
-            .min_by(|&&(a, ca), &&(b, cb)| ca.total_cmp(&cb).then(size[a].cmp(&size[b])))
-            .expect("at least one bucket")
-            .0;
-        places[b] = with(b);
-        now[b] = rate(&places[b]);
+            .min_by(|&&(a, ca, _), &&(b, cb, _)| ca.total_cmp(&cb).then(size[a].cmp(&size[b])))
+            .expect("at least one bucket");
+        let n = with(b);
+        sets.grow(model, &mut admitted[b], &places[b], &n);
+        places[b] = n;
+        now[b] = rate(&places[b], all);
         members[b].push(u);
         size[b] += units[u].len();
     }
     (units, members)
+}
+
+/// For [`layout`]: which windows of the sample each place of a bucket admits, as
+/// bitsets over the windows, by the keys [`Model::keys`] gives a byte (its class; its
+/// low nibble and its high nibble). A place admits a window where the window's keys
+/// there are among the place's; a bucket admits it where all its places do. Each
+/// bucket keeps its places' sets, so trying a unit in it ORs in the sets of the keys
+/// the unit adds, ANDs the places and counts. Counting the admitted windows one by one
+/// again, for each bucket a unit could go to, was a third of a rule set's build.
+struct Windows {
+    /// Per place, per key part (one or two), per key: the windows with it there.
+    sets: Vec<[Vec<Vec<u64>>; 2]>,
+    words: usize,
+}
+
+/// A bucket's places as [`Windows`] sets: per place, per key part, the windows admitted.
+type Admitted = Vec<[Vec<u64>; 2]>;
+
+impl Windows {
+    /// The windows of `sample` that `sigs` all together admit (no bucket admits
+    /// another: a few hundred of the sample's thousands, a few words a set).
+    fn new(model: Model, sample: &[u8], windows: usize, sigs: &[Vec<u8>]) -> Windows {
+        let len = sigs[0].len();
+        let mut any = vec![(0u64, 0u64); len];
+        for sig in sigs {
+            for (place, &c) in any.iter_mut().zip(sig) {
+                model.add(place, c);
+            }
+        }
+        let kept: Vec<usize> = (0..windows)
+            .filter(|&i| (0..len).all(|p| model.admits(any[p], sample[i + p])))
+            .collect();
+        let words = kept.len().div_ceil(64).max(1);
+        let mut sets = vec![[vec![vec![0u64; words]; 64], vec![vec![0u64; words]; 64]]; len];
+        for (j, &i) in kept.iter().enumerate() {
+            for (p, place) in sets.iter_mut().enumerate() {
+                let keys = model.keys(sample[i + p]);
+                for (part, key) in place.iter_mut().zip(keys) {
+                    part[key][j / 64] |= 1 << (j % 64);
+                }
+            }
+        }
+        Windows { sets, words }
+    }
+
+    /// The sets of places that admit nothing.
+    fn none(&self) -> Admitted {
+        vec![[vec![0; self.words], vec![0; self.words]]; self.sets.len()]
+    }
+
+    /// How many windows `new` admits, given `admitted`, the sets of `old` (whose keys
+    /// it holds).
+    fn count(&self, model: Model, admitted: &Admitted, old: &[Place], new: &[Place]) -> usize {
+        let fresh: Vec<[u64; 2]> = old
+            .iter()
+            .zip(new)
+            .map(|(&o, &n)| model.parts(n, o))
+            .collect();
+        let parts = if model.one_part() { 1 } else { 2 };
+        (0..self.words)
+            .map(|w| {
+                let mut all = u64::MAX;
+                for (p, place) in admitted.iter().enumerate() {
+                    for part in 0..parts {
+                        let mut set = place[part][w];
+                        let mut bits = fresh[p][part];
+                        while bits != 0 {
+                            set |= self.sets[p][part][bits.trailing_zeros() as usize][w];
+                            bits &= bits - 1;
+                        }
+                        all &= set;
+                    }
+                }
+                all.count_ones() as usize
+            })
+            .sum()
+    }
+
+    /// `admitted`, the sets of `old`, grown to those of `new`.
+    fn grow(&self, model: Model, admitted: &mut Admitted, old: &[Place], new: &[Place]) {
+        for (p, place) in admitted.iter_mut().enumerate() {
+            let fresh = model.parts(new[p], old[p]);
+            for (part, (set, mut bits)) in place.iter_mut().zip(fresh).enumerate() {
+                while bits != 0 {
+                    let key = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    for (w, k) in set.iter_mut().zip(&self.sets[p][part][key]) {
+                        *w |= k;
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Ordinary agent output (source code in several languages, shell, test and build
