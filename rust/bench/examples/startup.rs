@@ -1,6 +1,7 @@
 //! What a process pays before its first output: the built-in rule set's build, then
-//! the first scrub of the bundled demo trace (which compiles the matchers and secret
-//! spans of the rules its text hits). Once per process, so one measurement a run:
+//! the first scrub of the bundled demo trace, or of the file named as the argument
+//! (which compiles the matchers and secret spans of the rules its text hits). Once
+//! per process, so one measurement a run:
 //! `cargo run --release -p scrubline-bench --example startup`, run again and again
 //! (`benches/startup.py` alternates two builds of the Python extension the same way).
 
@@ -9,11 +10,12 @@ use std::time::Instant;
 use scrubline_core::RuleSet;
 
 fn main() {
-    let trace = concat!(
+    let demo = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../python/scrubline/data/demo.trace.jsonl"
     );
-    let text = std::fs::read(trace).expect("the demo trace");
+    let path = std::env::args().nth(1).unwrap_or_else(|| demo.to_string());
+    let text = std::fs::read(&path).expect("a file to scrub");
     let t = Instant::now();
     let set = RuleSet::builtin();
     let built = t.elapsed();

@@ -1,7 +1,8 @@
 //! A built-in rule's pattern is compiled once per process, on the first hit of its
-//! keywords: a scrubber made for a stream's literal secrets compiles none up front,
-//! and every later rule set shares what was compiled. (A test binary of its own: what
-//! it counts is the process's.)
+//! keywords that its gate lets through: a scrubber made for a stream's literal secrets
+//! compiles none up front, a hit that dies a few bytes on compiles none, and every
+//! later rule set shares what was compiled. (A test binary of its own: what it counts
+//! is the process's.)
 
 use std::sync::Arc;
 
@@ -51,4 +52,39 @@ fn built_in_patterns_compile_on_first_hit_once_per_process() {
     );
     assert_eq!(second.matchers_built(), 1);
     assert_eq!(RuleSet::builtin().matchers_built(), 1);
+
+    // An agent's usage report names `tokens`, `secrets` and `API_KEY` whose next bytes
+    // no rule reads on: their gates drop them, nothing is compiled, nothing changes.
+    // (The gates read 4 bytes past a keyword: `"api_key_env":` would compile
+    // `quoted-key-value`, whose `api_key[A-Za-z0-9_.-]{0,32}"` reads on through `_env`.)
+    let usage = concat!(
+        r#"{"type":"result","usage":{"input_tokens":7464,"cached_input_tokens":0,"#,
+        r#""output_tokens":12},"max_tokens":1024,"secrets":[],"env":"OPENAI_API_KEY"}"#,
+        "\n",
+    );
+    let set = RuleSet::builtin();
+    assert_eq!(scrub(&set, usage), usage);
+    assert_eq!(
+        set.matchers_built(),
+        1,
+        "no rule compiled for hits that die"
+    );
+
+    // A hit its gate lets through compiles its rule, and is redacted as ever.
+    assert_eq!(
+        scrub(&set, "auth:\n  token: tmycnzpoak3kp9nzdcw7u\n"),
+        "auth:\n  token: [REDACTED:secret-assignment]\n"
+    );
+    assert!(set.matchers_built() > 1);
+
+    // Split anywhere, the same output (a hit whose next bytes have not arrived is a
+    // candidate, and compiles its rule, as before).
+    for cut in 0..usage.len() {
+        let mut s = Scrubber::new(Arc::clone(&set));
+        let mut out = Vec::new();
+        s.feed(&usage.as_bytes()[..cut], &mut out);
+        s.feed(&usage.as_bytes()[cut..], &mut out);
+        s.flush(&mut out);
+        assert_eq!(String::from_utf8(out).unwrap(), usage, "cut at {cut}");
+    }
 }

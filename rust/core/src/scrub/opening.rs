@@ -295,8 +295,7 @@ impl Gate {
 
     /// Whether the run of the rule's `before` bytes ending at `text[at]` rules the hit
     /// out (no `before`: never), by a walk back of up to `max + 1` bytes. See
-    /// [`Gate::run_rules_out_after`] for a storm's. (Tests ask this.)
-    #[cfg(test)]
+    /// [`Gate::run_rules_out_after`] for a storm's.
     pub(crate) fn run_rules_out(&self, text: &[u8], at: usize) -> bool {
         self.run
             .is_some_and(|run| RunBefore::walk(&run, text, at).rules_out(&run))
@@ -320,8 +319,7 @@ impl Gate {
 
     /// Whether the keyword of `len` bytes at `text[at..]` may open a candidate, as far
     /// as `text` tells (a byte it does not hold could be anything). (Dense blocks ask
-    /// its parts apart, to reuse answers; tests ask this.)
-    #[cfg(test)]
+    /// its parts apart, to reuse answers.)
     pub(crate) fn opens(&self, text: &[u8], at: usize, len: usize) -> bool {
         !self.guarded(text, at) && !self.run_rules_out(text, at) && self.reads_on(text, at, len)
     }

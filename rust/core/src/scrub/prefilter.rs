@@ -1956,6 +1956,16 @@ impl Prefilter {
         i < self.literal_base
     }
 
+    /// Whether keyword `k`'s hit at `text[at..]` passes its gate (see `opening`): may
+    /// open a candidate, as far as the bytes of `text` tell. True where the keyword
+    /// has none (no pattern given, or no SIMD: no dense blocks, no gates).
+    pub(crate) fn opens(&self, k: u32, text: &[u8], at: usize) -> bool {
+        let gates = (self.keywords.as_ref()).and_then(|kw| kw.dense.gates.as_ref());
+        gates
+            .and_then(|g| g.get(k))
+            .is_none_or(|gate| gate.opens(text, at, self.patterns[k as usize].len()))
+    }
+
     /// Append to `hits` every occurrence in `hay` of every pattern (overlapping ones
     /// included), in no particular order. `scratch` is space it reuses; `dense` says
     /// whether the text before `hay` had dense hits, and is left saying it of `hay`'s

@@ -2,6 +2,7 @@
 //! automaton over every keyword and literal form), one anchored DFA per rule, and the
 //! byte classes the stream consults. Compile once, feed many chunks.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use regex_automata::dfa::{dense, Automaton, StartKind};
@@ -434,9 +435,14 @@ pub(crate) struct Matcher {
 #[derive(Debug)]
 pub(crate) struct Secret {
     /// Where the match leaves the secret one place, its DFAs find it (see `span.rs`):
-    /// built on the first whole match (3-30 ms for a context rule; most rules' first
-    /// candidates die unmatched), `None` when the pattern has none.
+    /// built once the capture engines have read [`SPLITS_AFTER`] bytes of the rule's
+    /// matches in the process (3-30 ms to build for a context rule, a few bytes of
+    /// each match read in place of the backtracker's tens of nanoseconds a byte), `None`
+    /// when the pattern has none.
     splits: OnceLock<Option<Splits>>,
+    /// The bytes of matches the capture engines read for this rule, until the splits
+    /// are built.
+    read: AtomicU64,
     /// The pattern, for `splits`.
     pattern: String,
     pub backtracker: backtrack::BoundedBacktracker,
@@ -472,12 +478,29 @@ pub(crate) struct SecretCache {
 /// set (up to 256 KiB) is dropped after it, so a scrubber holds at most this much.
 const SECRET_KEEP: usize = 64 << 10;
 
+/// The bytes of a rule's matches its capture engines read, in a process, before its
+/// splits are built (see [`Secret::splits`]): ~2-3 ms of the backtracker, about what
+/// building them costs. A stream that redacts a few assignments never builds them
+/// (`secret-assignment`'s took 8.4 ms, `quoted-key-value`'s 4.4, on the first match of
+/// each); a stream dense with them builds them within its first few hundred.
+const SPLITS_AFTER: u64 = 64 << 10;
+
 impl Secret {
-    /// The rule's splits, built on first use.
+    /// The rule's splits, built now if they are not.
     pub fn splits(&self) -> Option<&Splits> {
         self.splits
             .get_or_init(|| Splits::new(&self.pattern, &self.groups))
             .as_ref()
+    }
+
+    /// The rule's splits, for a match of `len` bytes: `None` (the capture engines
+    /// read it) until [`SPLITS_AFTER`] bytes were read so, then built.
+    fn splits_for(&self, len: usize) -> Option<&Splits> {
+        if let Some(built) = self.splits.get() {
+            return built.as_ref();
+        }
+        let read = self.read.fetch_add(len as u64, Ordering::Relaxed);
+        (read >= SPLITS_AFTER).then(|| self.splits()).flatten()
     }
 
     /// The span of the first participating `secret…` group in `text`, a match of rule
@@ -490,7 +513,7 @@ impl Secret {
         space: &mut Option<SecretCache>,
     ) -> Option<(usize, usize)> {
         if reading == Reading::Whole {
-            if let Some(span) = self.splits().and_then(|s| s.span(text)) {
+            if let Some(span) = self.splits_for(text.len()).and_then(|s| s.span(text)) {
                 return Some(span);
             }
         }
@@ -500,7 +523,8 @@ impl Secret {
             // splits answer for that path where every path agrees: a cut match of a
             // token run on to the cap (tens of KiB) read by DFAs, where the PikeVM
             // took ~10 ns a byte. A rule without splits is not searched twice.
-            if let Some(splits) = (reading == Reading::Cut).then(|| self.splits()).flatten() {
+            let splits = (reading == Reading::Cut).then(|| self.splits_for(text.len()));
+            if let Some(splits) = splits.flatten() {
                 let end = self.regex.find(text)?.end();
                 if let Some(span) = splits.span(&text[..end]) {
                     return Some(span);
@@ -755,6 +779,17 @@ impl Rule {
         self.info.tier != Tier::Literal
     }
 
+    /// Whether the rule's matcher is built. Until it is, the stream asks a keyword
+    /// hit's gate (the few bytes after it, read through the pattern's NFA) before it
+    /// makes a candidate, which would build it: agent output names `input_tokens` and
+    /// `max_tokens` in every stream, and `secret-assignment`'s and
+    /// `quoted-key-value`'s DFAs took ~19 ms to build for hits that die two bytes on.
+    /// Once built, hits go to candidates as they did (the gates' answers are the
+    /// candidates' own: the output is the same either way).
+    pub(crate) fn compiled(&self) -> bool {
+        self.matcher.get().is_some()
+    }
+
     /// The rule's matcher, built on first use. Built-in patterns are compiled by a test
     /// (`every_builtin_rule_compiles`), so building one here cannot fail.
     /// `None` for the literal rule, which has no pattern.
@@ -808,6 +843,7 @@ pub(crate) fn build_matcher(id: &str, pattern: &str) -> Result<Matcher, Error> {
             .map_err(|e| Error::rule(id, format!("pattern does not compile: {e}")))?;
         Some(Secret {
             splits: OnceLock::new(),
+            read: AtomicU64::new(0),
             pattern: pattern.to_string(),
             backtracker,
             regex: re,
@@ -1108,6 +1144,30 @@ mod tests {
         }
         // The gates do drop hits (most bytes cannot follow most keywords).
         assert!(dropped * 2 > checked, "{dropped} of {checked}");
+    }
+
+    /// A rule's splits are built once its capture engines have read [`SPLITS_AFTER`]
+    /// bytes of its whole matches, and not before; the span is the same either way.
+    #[test]
+    fn splits_are_built_once_the_capture_engines_have_read_enough() {
+        let m = build_matcher("t", r"token=(?P<secret>[a-z0-9]{8,})").unwrap();
+        let secret = m.captures.as_ref().unwrap();
+        let text = b"token=abcd1234efgh";
+        let mut space = None;
+        let mut read = 0;
+        while read < SPLITS_AFTER {
+            assert_eq!(
+                secret.span(0, text, Reading::Whole, &mut space),
+                Some((6, 18))
+            );
+            assert!(secret.splits.get().is_none(), "built after {read} bytes");
+            read += text.len() as u64;
+        }
+        assert_eq!(
+            secret.span(0, text, Reading::Whole, &mut space),
+            Some((6, 18))
+        );
+        assert!(secret.splits.get().is_some_and(Option::is_some));
     }
 
     /// Every class of the built-in rules (runs before keywords, guards, overflows) is

@@ -1114,6 +1114,14 @@ impl Scrubber {
             }
             if set.prefilter.is_keyword(pattern) {
                 let (rule, len) = (set.keyword_rule[pattern as usize], stop - hit);
+                // A rule not compiled yet is compiled for a hit that can open a
+                // candidate, not for one its gate drops (see `Rule::compiled`).
+                let at = (hit - self.base) as usize;
+                if !set.rules[rule as usize].compiled()
+                    && !set.prefilter.opens(pattern, &self.buf, at)
+                {
+                    continue;
+                }
                 match self.follow_on(rule, (hit, 1, 0), len) {
                     Some(i) => {
                         let (c, f) = (&self.cands[i], self.cands[i].follow.expect("followers"));
