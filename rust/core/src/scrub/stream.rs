@@ -1116,10 +1116,7 @@ impl Scrubber {
                 let (rule, len) = (set.keyword_rule[pattern as usize], stop - hit);
                 // A rule not compiled yet is compiled for a hit that can open a
                 // candidate, not for one its gate drops (see `Rule::compiled`).
-                let at = (hit - self.base) as usize;
-                if !set.rules[rule as usize].compiled()
-                    && !set.prefilter.opens(pattern, &self.buf, at)
-                {
+                if !set.rules[rule as usize].compiled() && self.gate_drops(pattern, hit) {
                     continue;
                 }
                 match self.follow_on(rule, (hit, 1, 0), len) {
@@ -1150,6 +1147,15 @@ impl Scrubber {
         runs.clear();
         self.prefilter_space.runs.runs = runs;
         self.hits = hits;
+    }
+
+    /// Whether the gate of keyword `pattern` drops its hit at `hit` (asked while the
+    /// keyword's rule is not compiled: see `Rule::compiled`). Out of line: once every
+    /// rule a stream meets is compiled, it is never called.
+    #[cold]
+    #[inline(never)]
+    fn gate_drops(&self, pattern: u32, hit: u64) -> bool {
+        !(self.set.prefilter).opens(pattern, &self.buf, (hit - self.base) as usize)
     }
 
     /// Add the hits a streak counted (see [`Scrubber::take_hits`]) to the followers of
