@@ -318,8 +318,9 @@ impl Gate {
     }
 
     /// Whether the keyword of `len` bytes at `text[at..]` may open a candidate, as far
-    /// as `text` tells (a byte it does not hold could be anything). (Dense blocks ask
-    /// its parts apart, to reuse answers.)
+    /// as `text` tells (a byte it does not hold could be anything). (The stream asks
+    /// this of a hit whose rule is not compiled yet; dense blocks ask its parts apart,
+    /// to reuse answers.)
     pub(crate) fn opens(&self, text: &[u8], at: usize, len: usize) -> bool {
         !self.guarded(text, at) && !self.run_rules_out(text, at) && self.reads_on(text, at, len)
     }
