@@ -1,7 +1,7 @@
 //! A built-in rule's pattern is compiled once per process, on the first hit of its
-//! keywords that its gate lets through: a scrubber made for a stream's literal secrets
-//! compiles none up front, a hit that dies a few bytes on compiles none, and every
-//! later rule set shares what was compiled. (A test binary of its own: what it counts
+//! keywords that could match: a scrubber made for a stream's literal secrets compiles
+//! none up front, a hit that dies in the bytes at hand compiles none, and every later
+//! rule set shares what was compiled. (A test binary of its own: what it counts
 //! is the process's.)
 
 use std::sync::Arc;
@@ -53,13 +53,13 @@ fn built_in_patterns_compile_on_first_hit_once_per_process() {
     assert_eq!(second.matchers_built(), 1);
     assert_eq!(RuleSet::builtin().matchers_built(), 1);
 
-    // An agent's usage report names `tokens`, `secrets` and `API_KEY` whose next bytes
-    // no rule reads on: their gates drop them, nothing is compiled, nothing changes.
-    // (The gates read 4 bytes past a keyword: `"api_key_env":` would compile
-    // `quoted-key-value`, whose `api_key[A-Za-z0-9_.-]{0,32}"` reads on through `_env`.)
+    // An agent's usage report names `tokens`, `secrets` and `api_key` whose next
+    // bytes no rule reads on (the gates drop most; `quoted-key-value` reads
+    // `api_key_env` on past the gate's 4 bytes, and its lazy DFA dies at the `:`):
+    // nothing is compiled, nothing changes.
     let usage = concat!(
         r#"{"type":"result","usage":{"input_tokens":7464,"cached_input_tokens":0,"#,
-        r#""output_tokens":12},"max_tokens":1024,"secrets":[],"env":"OPENAI_API_KEY"}"#,
+        r#""output_tokens":12},"max_tokens":1024,"secrets":[],"api_key_env":"OPENAI_API_KEY"}"#,
         "\n",
     );
     let set = RuleSet::builtin();
@@ -70,12 +70,41 @@ fn built_in_patterns_compile_on_first_hit_once_per_process() {
         "no rule compiled for hits that die"
     );
 
-    // A hit its gate lets through compiles its rule, and is redacted as ever.
+    // Prose and a certificate whose keywords' rules read on past the gates' reach and
+    // die a few words on (`netrc-password` wants a host with a dot after `machine`,
+    // `private-key-pem` `PRIVATE KEY` within 40 bytes of `-----BEGIN`): read by the
+    // rules' lazy DFAs, nothing compiled, nothing changed.
+    let prose = concat!(
+        "the machine learning model runs on this machine as mysql does\n",
+        "-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIUbx\n-----END CERTIFICATE-----\n",
+    );
+    assert_eq!(scrub(&set, prose), prose);
+    assert_eq!(set.matchers_built(), 1, "no rule compiled for prose");
+
+    // Again and again, with a count between them (text that repeats has its hits
+    // answered a period at a time, not read): each read by the lazy DFA, nothing
+    // compiled (`probes_compile_their_rule_once_they_have_read_enough` states when
+    // that stops).
+    let units: String = (0..64)
+        .map(|i| format!("the machine learning model, run {i}: lorem ipsum dolor\n"))
+        .collect();
+    assert_eq!(scrub(&set, &units), units);
+    assert_eq!(set.matchers_built(), 1, "a few hits compile nothing");
+
+    // A hit that may match compiles its rule, and is redacted as ever.
+    assert_eq!(
+        scrub(
+            &set,
+            "machine github.com login octocat password fRaMxk1KIAhEP9K6"
+        ),
+        "machine github.com login octocat password [REDACTED:netrc-password]"
+    );
+    assert_eq!(set.matchers_built(), 2);
     assert_eq!(
         scrub(&set, "auth:\n  token: tmycnzpoak3kp9nzdcw7u\n"),
         "auth:\n  token: [REDACTED:secret-assignment]\n"
     );
-    assert!(set.matchers_built() > 1);
+    assert_eq!(set.matchers_built(), 3);
 
     // Split anywhere, the same output (a hit whose next bytes have not arrived is a
     // candidate, and compiles its rule, as before).

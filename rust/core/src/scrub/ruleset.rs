@@ -3,9 +3,10 @@
 //! byte classes the stream consults. Compile once, feed many chunks.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use regex_automata::dfa::{dense, Automaton, StartKind};
+use regex_automata::hybrid;
 use regex_automata::nfa::thompson::{self, backtrack};
 use regex_automata::util::{captures::Captures, primitives::StateID, start, syntax};
 use regex_automata::{Anchored, Input, MatchKind};
@@ -428,6 +429,69 @@ pub(crate) struct Matcher {
     pub captures: Option<Secret>,
 }
 
+/// A rule's pattern as a lazy DFA: states built as bytes are read (the dense DFA
+/// builds all of them up front), for [`Rule::dies_uncompiled`].
+#[derive(Debug)]
+struct Probe {
+    dfa: hybrid::dfa::DFA,
+    cache: Mutex<hybrid::dfa::Cache>,
+}
+
+/// The bytes of a rule's hits its [`Probe`] reads (in a rule set: in a process, for
+/// the built-in one) before the rule is compiled whatever the next hit: a lazy DFA's
+/// step is a few times a compiled one's, and a storm of hits that die (`machine
+/// learning` again and again) would otherwise never compile its rule.
+const PROBE_BUDGET: u64 = 64 << 10;
+
+/// The most memory a [`Probe`]'s cache takes: a hit reads a few states.
+const PROBE_CACHE: usize = 256 << 10;
+
+impl Probe {
+    fn new(pattern: &str) -> Option<Probe> {
+        let dfa = hybrid::dfa::DFA::builder()
+            .configure(
+                hybrid::dfa::Config::new()
+                    .match_kind(MatchKind::LeftmostFirst)
+                    .cache_capacity(PROBE_CACHE)
+                    .skip_cache_capacity_check(true),
+            )
+            .syntax(syntax::Config::new().unicode(false).utf8(false))
+            .thompson(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
+            .build(pattern)
+            .ok()?;
+        let cache = Mutex::new(dfa.create_cache());
+        Some(Probe { dfa, cache })
+    }
+
+    /// Whether the pattern, anchored at `text`'s start, dies within `text` having
+    /// matched nothing, and how many bytes it read.
+    fn dies(&self, text: &[u8]) -> (bool, usize) {
+        let Ok(mut cache) = self.cache.try_lock() else {
+            return (false, 0);
+        };
+        let dfa = &self.dfa;
+        let start = start::Config::new().anchored(Anchored::Yes);
+        let Ok(mut state) = dfa.start_state(&mut cache, &start) else {
+            return (false, 0);
+        };
+        for (i, &b) in text.iter().enumerate() {
+            let Ok(next) = dfa.next_state(&mut cache, state, b) else {
+                return (false, i + 1);
+            };
+            state = next;
+            // A match is reported a byte late, as the dense DFA's; a start state is
+            // read on, a quit one (there are none) not.
+            if state.is_match() || state.is_quit() {
+                return (false, i + 1);
+            }
+            if state.is_dead() {
+                return (true, i + 1);
+            }
+        }
+        (false, text.len())
+    }
+}
+
 /// The `secret…` groups of a rule's pattern, found in a match already made: the
 /// bounded backtracker run on exactly the match's bytes (the regex crate's `captures`
 /// would first search for the match again with a lazy DFA, and allocate its slots on
@@ -435,10 +499,10 @@ pub(crate) struct Matcher {
 #[derive(Debug)]
 pub(crate) struct Secret {
     /// Where the match leaves the secret one place, its DFAs find it (see `span.rs`):
-    /// built once the capture engines have read [`SPLITS_AFTER`] bytes of the rule's
-    /// matches in the process (3-30 ms to build for a context rule, a few bytes of
-    /// each match read in place of the backtracker's tens of nanoseconds a byte), `None`
-    /// when the pattern has none.
+    /// built once the backtracker has read [`SPLITS_AFTER`] bytes of the rule's
+    /// matches in the process, or at the first match past its reach (3-30 ms to build
+    /// for a context rule, a few nanoseconds a byte of each match read in place of the
+    /// backtracker's tens), `None` when the pattern has none.
     splits: OnceLock<Option<Splits>>,
     /// The bytes of matches the capture engines read for this rule, until the splits
     /// are built.
@@ -478,11 +542,12 @@ pub(crate) struct SecretCache {
 /// set (up to 256 KiB) is dropped after it, so a scrubber holds at most this much.
 const SECRET_KEEP: usize = 64 << 10;
 
-/// The bytes of a rule's matches its capture engines read, in a process, before its
+/// The bytes of a rule's matches the backtracker reads, in a process, before its
 /// splits are built (see [`Secret::splits`]): ~2-3 ms of the backtracker, about what
 /// building them costs. A stream that redacts a few assignments never builds them
 /// (`secret-assignment`'s took 8.4 ms, `quoted-key-value`'s 4.4, on the first match of
-/// each); a stream dense with them builds them within its first few hundred.
+/// each); a stream dense with them builds them within its first few hundred. A match
+/// past the backtracker's reach builds them at once.
 const SPLITS_AFTER: u64 = 64 << 10;
 
 impl Secret {
@@ -493,8 +558,9 @@ impl Secret {
             .as_ref()
     }
 
-    /// The rule's splits, for a match of `len` bytes: `None` (the capture engines
-    /// read it) until [`SPLITS_AFTER`] bytes were read so, then built.
+    /// The rule's splits, for a match of `len` bytes within the backtracker's reach:
+    /// `None` (the backtracker reads it) until [`SPLITS_AFTER`] bytes were read so,
+    /// then built.
     fn splits_for(&self, len: usize) -> Option<&Splits> {
         if let Some(built) = self.splits.get() {
             return built.as_ref();
@@ -512,19 +578,26 @@ impl Secret {
         reading: Reading,
         space: &mut Option<SecretCache>,
     ) -> Option<(usize, usize)> {
+        // Past the backtracker's reach, the regex crate's PikeVM would read the match
+        // (tens of KiB): the splits are built at once.
+        let long = text.len() > self.backtracker.max_haystack_len();
         if reading == Reading::Whole {
-            if let Some(span) = self.splits_for(text.len()).and_then(|s| s.span(text)) {
+            let splits = if long {
+                self.splits()
+            } else {
+                self.splits_for(text.len())
+            };
+            if let Some(span) = splits.and_then(|s| s.span(text)) {
                 return Some(span);
             }
         }
-        if text.len() > self.backtracker.max_haystack_len() {
+        if long {
             // The regex's captures: its match in `text` (anchored: from its start),
             // then the group on the highest-priority path through that match. The
             // splits answer for that path where every path agrees: a cut match of a
             // token run on to the cap (tens of KiB) read by DFAs, where the PikeVM
             // took ~10 ns a byte. A rule without splits is not searched twice.
-            let splits = (reading == Reading::Cut).then(|| self.splits_for(text.len()));
-            if let Some(splits) = splits.flatten() {
+            if let Some(splits) = (reading == Reading::Cut).then(|| self.splits()).flatten() {
                 let end = self.regex.find(text)?.end();
                 if let Some(span) = splits.span(&text[..end]) {
                     return Some(span);
@@ -573,6 +646,11 @@ pub(crate) struct Rule {
     /// made for a stream's literal secrets compiles none again. Unused by the literal
     /// rule, whose prefilter hit is the match.
     matcher: Arc<OnceLock<Matcher>>,
+    /// Until the matcher is built: the pattern as a lazy DFA (see [`Rule::dies_uncompiled`]),
+    /// built on the first hit that asks, `None` where it cannot be.
+    probe: OnceLock<Option<Probe>>,
+    /// The bytes the probe read (see [`PROBE_BUDGET`]).
+    probed: AtomicU64,
     pub before: Option<BeforeRun>,
     pub left_guard: Option<ByteClass>,
     pub right_guard: Option<ByteClass>,
@@ -645,6 +723,8 @@ impl RuleSet {
             },
             pattern: String::new(),
             matcher: Arc::default(),
+            probe: OnceLock::new(),
+            probed: AtomicU64::new(0),
             before: None,
             left_guard: None,
             right_guard: None,
@@ -790,6 +870,31 @@ impl Rule {
         self.matcher.get().is_some()
     }
 
+    /// Whether a candidate of this rule (with no run before its keyword) that starts
+    /// at `text`'s first byte dies unmatched within `text`, as the rule's lazy DFA
+    /// reads it: asked of a hit its gate lets through while the rule is not compiled,
+    /// so that a hit that dies a few words on compiles nothing either (`machine
+    /// learning` and `netrc-password`'s 3 MB DFA, 58 ms to build; `-----BEGIN
+    /// CERTIFICATE` and `private-key-pem`'s, 22 ms). The lazy DFA is the compiled one's
+    /// automaton built as it is read (the same NFA, match kind and anchoring): it dies
+    /// where that one does. False where it cannot tell: text that ends, or reaches the
+    /// rule's cap, first; a match on the way; a busy or failing cache; and every hit
+    /// once the probe has read [`PROBE_BUDGET`] bytes of this rule's hits (a storm of
+    /// `machine learning` compiles the rule, and its hits then die
+    /// by the compiled DFA and the memo of dead paths, as any storm's).
+    pub(crate) fn dies_uncompiled(&self, text: &[u8]) -> bool {
+        if self.probed.load(Ordering::Relaxed) >= PROBE_BUDGET {
+            return false;
+        }
+        let text = &text[..self.max_len.saturating_add(2).min(text.len())];
+        let probe = self.probe.get_or_init(|| Probe::new(&self.pattern));
+        probe.as_ref().is_some_and(|p| {
+            let (dies, read) = p.dies(text);
+            self.probed.fetch_add(read as u64, Ordering::Relaxed);
+            dies
+        })
+    }
+
     /// The rule's matcher, built on first use. Built-in patterns are compiled by a test
     /// (`every_builtin_rule_compiles`), so building one here cannot fail.
     /// `None` for the literal rule, which has no pattern.
@@ -924,6 +1029,8 @@ fn compile(
         },
         pattern: spec.pattern.clone(),
         matcher,
+        probe: OnceLock::new(),
+        probed: AtomicU64::new(0),
         before,
         left_guard: ByteClass::parse(id, "left_guard", &spec.left_guard)?,
         right_guard: ByteClass::parse(id, "right_guard", &spec.right_guard)?,
@@ -1146,10 +1253,88 @@ mod tests {
         assert!(dropped * 2 > checked, "{dropped} of {checked}");
     }
 
-    /// A rule's splits are built once its capture engines have read [`SPLITS_AFTER`]
-    /// bytes of its whole matches, and not before; the span is the same either way.
+    /// A rule's lazy DFA dies reading a text exactly where its compiled DFA dies
+    /// unmatched: every built-in rule with no run before its keyword, each keyword
+    /// followed by every byte, by storms of itself, and by strings of the bytes rules
+    /// care about (from a fixed xorshift).
     #[test]
-    fn splits_are_built_once_the_capture_engines_have_read_enough() {
+    fn probes_die_where_the_compiled_dfas_die() {
+        let set = RuleSet::builtin();
+        let alphabet = b"aZ09_-.:=@/ \"'<>\\\n\tsSkKPp{}[]";
+        let (mut died, mut read) = (0, 0);
+        for (k, keyword) in set.prefilter.keywords().iter().enumerate() {
+            let rule = &set.rules[set.keyword_rule[k] as usize];
+            if rule.before.is_some() {
+                continue;
+            }
+            let probe = Probe::new(&rule.pattern).expect("a lazy DFA");
+            let m = rule.matcher().unwrap();
+            let mut seed = 0x2545_f491_4f6c_dd1du64 ^ k as u64;
+            let mut follows: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).collect();
+            follows.extend((1..=3).map(|n| keyword.repeat(n)));
+            for _ in 0..48 {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let len = 1 + (seed % 48) as usize;
+                follows.push(
+                    (0..len)
+                        .map(|i| alphabet[((seed >> (i % 50)) as usize + 7 * i) % alphabet.len()])
+                        .collect(),
+                );
+            }
+            for follow in follows {
+                let text = [&keyword[..], &follow].concat();
+                let (dies, _) = probe.dies(&text);
+                assert_eq!(
+                    dies,
+                    dies_unmatched(m, &text),
+                    "{}: {:?}",
+                    rule.info.id,
+                    String::from_utf8_lossy(&text)
+                );
+                (died, read) = (died + usize::from(dies), read + 1);
+            }
+        }
+        // Most of them die (most bytes cannot follow most keywords).
+        assert!(died * 2 > read, "{died} of {read}");
+    }
+
+    /// A rule's probe answers until it has read [`PROBE_BUDGET`] bytes of the rule's
+    /// hits, and then no more (the rule is compiled at the next hit): a set's own
+    /// rules, counted from nothing.
+    #[test]
+    fn probes_compile_their_rule_once_they_have_read_enough() {
+        // A set of its own (a literal), whose rules' probes have read nothing.
+        let netrc = |set: &RuleSet| -> usize {
+            (set.rules.iter())
+                .position(|r| r.info.id == "netrc-password")
+                .unwrap()
+        };
+        let set = RuleSet::new(&[], &[b"correct-horse-battery".to_vec()], "[R]").unwrap();
+        let rule = &set.rules[netrc(&set)];
+        let hit = b"machine learning model\n";
+        let mut hits = 0;
+        while rule.probed.load(Ordering::Relaxed) < PROBE_BUDGET {
+            assert!(rule.dies_uncompiled(hit), "hit {hits}");
+            hits += 1;
+            assert!(hits < 10_000, "{hits} hits read and no end");
+        }
+        assert!(!rule.dies_uncompiled(hit));
+        // A hit that may match is never dropped.
+        let other = RuleSet::new(&[], &[b"purple-monkey-dishwasher".to_vec()], "[R]").unwrap();
+        let rule = &other.rules[netrc(&other)];
+        assert!(!rule.dies_uncompiled(b"machine github.com login octocat password x1y2z3"));
+        assert!(
+            !rule.dies_uncompiled(b"machine github.com login"),
+            "cut short"
+        );
+    }
+
+    /// A rule's splits are built once its backtracker has read [`SPLITS_AFTER`] bytes
+    /// of its whole matches, and not before; the span is the same either way.
+    #[test]
+    fn splits_are_built_once_the_backtracker_has_read_enough() {
         let m = build_matcher("t", r"token=(?P<secret>[a-z0-9]{8,})").unwrap();
         let secret = m.captures.as_ref().unwrap();
         let text = b"token=abcd1234efgh";

@@ -1002,6 +1002,12 @@ impl Scrubber {
             // A dense block trusts a kill to read no further (see `prefilter::repeat`):
             // paths longer than that kill later, at the candidate's start.
             let text = &text[start..text.len().min(start + KILL_READS)];
+            // Until the rule is compiled, its lazy DFA reads the hit (see
+            // `Scrubber::dies_uncompiled`): one that dies compiles nothing.
+            let r = &set.rules[rule];
+            if !r.compiled() && r.before.is_none() && r.dies_uncompiled(text) {
+                return true;
+            }
             let memo = &mut memos.borrow_mut()[rule];
             if memo.kills(text) {
                 return true;
@@ -1116,7 +1122,7 @@ impl Scrubber {
                 let (rule, len) = (set.keyword_rule[pattern as usize], stop - hit);
                 // A rule not compiled yet is compiled for a hit that can open a
                 // candidate, not for one its gate drops (see `Rule::compiled`).
-                if !set.rules[rule as usize].compiled() && self.gate_drops(pattern, hit) {
+                if !set.rules[rule as usize].compiled() && self.dies_uncompiled(pattern, hit) {
                     continue;
                 }
                 match self.follow_on(rule, (hit, 1, 0), len) {
@@ -1149,13 +1155,18 @@ impl Scrubber {
         self.hits = hits;
     }
 
-    /// Whether the gate of keyword `pattern` drops its hit at `hit` (asked while the
-    /// keyword's rule is not compiled: see `Rule::compiled`). Out of line: once every
+    /// Whether keyword `pattern`'s hit at `hit` would make a candidate that dies
+    /// unmatched in the bytes at hand, asked while its rule is not compiled (see
+    /// `Rule::compiled`): its gate drops it, or, for a rule with no run before its
+    /// keyword, the rule's lazy DFA dies reading on from it. Out of line: once every
     /// rule a stream meets is compiled, it is never called.
     #[cold]
     #[inline(never)]
-    fn gate_drops(&self, pattern: u32, hit: u64) -> bool {
-        !(self.set.prefilter).opens(pattern, &self.buf, (hit - self.base) as usize)
+    fn dies_uncompiled(&self, pattern: u32, hit: u64) -> bool {
+        let at = (hit - self.base) as usize;
+        let rule = &self.set.rules[self.set.keyword_rule[pattern as usize] as usize];
+        !self.set.prefilter.opens(pattern, &self.buf, at)
+            || (rule.before.is_none() && rule.dies_uncompiled(&self.buf[at..]))
     }
 
     /// Add the hits a streak counted (see [`Scrubber::take_hits`]) to the followers of
