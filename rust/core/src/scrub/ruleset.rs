@@ -504,8 +504,8 @@ pub(crate) struct Secret {
     /// for a context rule, a few nanoseconds a byte of each match read in place of the
     /// backtracker's tens), `None` when the pattern has none.
     splits: OnceLock<Option<Splits>>,
-    /// The bytes of matches the capture engines read for this rule, until the splits
-    /// are built.
+    /// The bytes of this rule's matches the backtracker read, until the splits are
+    /// built.
     read: AtomicU64,
     /// The pattern, for `splits`.
     pattern: String,
@@ -880,8 +880,8 @@ impl Rule {
     /// where that one does. False where it cannot tell: text that ends, or reaches the
     /// rule's cap, first; a match on the way; a busy or failing cache; and every hit
     /// once the probe has read [`PROBE_BUDGET`] bytes of this rule's hits (a storm of
-    /// `machine learning` compiles the rule, and its hits then die
-    /// by the compiled DFA and the memo of dead paths, as any storm's).
+    /// `machine learning` compiles the rule, and its hits then die by the compiled
+    /// DFA and the memo of dead paths, as any storm's).
     pub(crate) fn dies_uncompiled(&self, text: &[u8]) -> bool {
         if self.probed.load(Ordering::Relaxed) >= PROBE_BUDGET {
             return false;
