@@ -151,6 +151,98 @@ pub(crate) fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: ByteCla
     })
 }
 
+/// The run a pattern must read right after a keyword before it can match: every byte
+/// at offsets `0..n` after the keyword (any spelling of it) is of `class`, or the
+/// pattern dies there unmatched. What a dense block drops a storm's hits by, 64 at a
+/// time (see `prefilter::Storm`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RunAfter {
+    pub class: ByteClass,
+    pub n: usize,
+}
+
+/// The most bytes after a keyword [`run_after`] reads.
+pub(crate) const RUN_AFTER: usize = 56;
+/// The most sets of NFA states [`run_after`] follows at one depth.
+const RUN_SETS: usize = 64;
+
+/// The [`RunAfter`] of `keyword` for `pattern` matched from the keyword's first byte,
+/// its spellings in any ASCII case: the sets of NFA states reachable after the
+/// keyword are followed depth by depth (up to [`RUN_AFTER`] bytes, [`RUN_SETS`] sets a
+/// depth) until one could match; `class` holds every byte on which some set at some
+/// depth before that moves on. A byte outside it at such a depth ends every path the
+/// pattern has, none matched. `None` where the pattern matches within the keyword,
+/// cannot be read (a look-around), or reads no byte that way.
+pub(crate) fn run_after(pattern: &str, keyword: &[u8]) -> Option<RunAfter> {
+    let nfa = thompson::Compiler::new()
+        .syntax(syntax::Config::new().unicode(false).utf8(false))
+        .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
+        .build(pattern)
+        .ok()?;
+    let start = closure(&nfa, [nfa.start_anchored()])?;
+    let mut reader = Reader {
+        nfa: &nfa,
+        keyword,
+        exact: false,
+        memo: HashMap::new(),
+        after: Vec::new(),
+        matched: false,
+    };
+    reader.rest(&start, 0).ok()??;
+    if reader.matched {
+        return None;
+    }
+    let is_match = |set: &Set| {
+        set.iter()
+            .any(|&s| matches!(nfa.state(s), State::Match { .. }))
+    };
+    // One byte of each of the NFA's byte classes stands for the class.
+    let classes = nfa.byte_classes();
+    let mut reps: Vec<u8> = Vec::new();
+    for b in 0..=255u8 {
+        if usize::from(classes.get(b)) == reps.len() {
+            reps.push(b);
+        }
+    }
+    let mut live = vec![false; reps.len()];
+    let mut sets: Vec<Set> = reader.after;
+    sets.sort_unstable();
+    sets.dedup();
+    let mut n = 0;
+    while n < RUN_AFTER && !sets.is_empty() {
+        let mut next: Vec<Set> = Vec::new();
+        let mut matched = false;
+        for set in &sets {
+            for (c, &b) in reps.iter().enumerate() {
+                let to = closure(&nfa, step(&nfa, set, b))?;
+                if to.is_empty() {
+                    continue;
+                }
+                live[c] = true;
+                matched |= is_match(&to);
+                next.push(to);
+            }
+        }
+        n += 1;
+        next.sort_unstable();
+        next.dedup();
+        if matched || next.len() > RUN_SETS {
+            break;
+        }
+        sets = next;
+    }
+    let mut class = [0u64; 4];
+    for b in 0..=255u8 {
+        if live[usize::from(classes.get(b))] {
+            class[usize::from(b) / 64] |= 1 << (b % 64);
+        }
+    }
+    (n > 0).then(|| RunAfter {
+        class: ByteClass::from_words(class),
+        n,
+    })
+}
+
 /// [`Prefixes::spelled_as_written`] of `pattern`'s prefixes (tests).
 #[cfg(test)]
 pub(crate) fn spelled_as_written(pattern: &str, keyword: &[u8]) -> bool {
@@ -711,5 +803,43 @@ mod tests {
         let guarded = opening("sk-[0-9]", b"sk-", false, guard);
         assert!(!opens(&guarded, b"ask-1", 1, 3) && opens(&guarded, b" sk-1", 1, 3));
         assert!(opens(&guarded, b"\\nsk-1", 2, 3) && !opens(&guarded, b"xnsk-1", 2, 3));
+    }
+
+    /// The run after a keyword is read to where the pattern could first match, every
+    /// spelling of the keyword together, and only as far as the pattern's paths can be
+    /// followed.
+    #[test]
+    fn runs_after_keywords_go_to_the_first_possible_match() {
+        let class = |c: &str| ByteClass::parse("t", "class", c).unwrap().unwrap();
+        let run = |pattern: &str, keyword: &str| run_after(pattern, keyword.as_bytes());
+        assert_eq!(
+            run("ghp_[0-9A-Za-z]{36,255}", "ghp_"),
+            Some(RunAfter {
+                class: class("[0-9A-Za-z]"),
+                n: 36
+            })
+        );
+        // The literal part is of the class too; the run stops at the first match.
+        assert_eq!(
+            run("sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}", "sk-"),
+            Some(RunAfter {
+                class: class("[A-Za-z0-9]"),
+                n: 48
+            })
+        );
+        // Every byte some depth reads is of the class: 15, a dot, `eyJ`, 15 more.
+        let jwt = run("eyJ[A-Za-z0-9_-]{15,}\\.eyJ[A-Za-z0-9_/-]{15,}", "eyJ").unwrap();
+        assert_eq!(jwt.n, 34);
+        assert_eq!(jwt.class, class("[A-Za-z0-9_./-]"));
+        // Longer than RUN_AFTER: cut there, which only keeps more hits.
+        assert_eq!(run("x[a-z]{100}", "x").map(|r| r.n), Some(RUN_AFTER));
+        // Any case of the keyword is read.
+        assert_eq!(run("(?i:token)[0-9]{2}", "TOKEN").map(|r| r.n), Some(2));
+        // Matched within the keyword, or a look-around: none.
+        assert_eq!(run("ab", "abc"), None);
+        assert_eq!(run("sk-[0-9]+\\b", "sk-"), None);
+        assert_eq!(run("\\bsk-[0-9]", "sk-"), None);
+        // No spelling of the keyword starts a match.
+        assert_eq!(run("sk-[0-9]", "sk-ant-"), None);
     }
 }

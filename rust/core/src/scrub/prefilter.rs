@@ -32,9 +32,9 @@ use memchr::memmem;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use super::opening::{opening, Gate, Opening, Reading, RunBefore, Window, AHEAD};
+use super::opening::{opening, run_after, Gate, Opening, Reading, RunBefore, Window, AHEAD};
 use super::ruleset::{BeforeRun, ByteClass};
-use super::sieve::Sieve;
+use super::sieve::{Sieve, Storm, PAIRS_AFTER};
 use super::stream::head;
 use crate::Error;
 
@@ -611,6 +611,9 @@ struct Dense {
     lens: Vec<u32>,
     /// The most of `offsets`.
     offset_most: usize,
+    /// The signatures (lowercased), and the keywords each starts, with where it lies in
+    /// them (what a storm's bulk drop must account for: see [`Dense::storm`]).
+    sigs: Vec<(Vec<u8>, Owners)>,
     /// Per keyword found as written (see [`Walk::written`]): its first bytes (up to
     /// 8) as a little-endian word and the mask that covers them, and whether it is
     /// longer (then the rest is compared too); `(0, 0, false)` for the others. A hit
@@ -645,6 +648,9 @@ pub(crate) enum Source {
 struct Gates {
     sources: Vec<(Vec<u8>, Option<Source>)>,
     built: Vec<OnceLock<Option<Gate>>>,
+    /// Per keyword, what drops a storm of it in bulk (see [`Dense::storm`]), built the
+    /// first time a dense block's gates drop many of its hits.
+    storms: Vec<OnceLock<Option<Storm>>>,
     /// The most bytes before a hit's start that a gate reads: the guard's byte and the
     /// `\` of an escape before it, or a run before the keyword and one byte more.
     back: usize,
@@ -687,6 +693,12 @@ const BACK: u32 = 0xffff;
 const CASED: u32 = 16;
 
 pub(crate) const BLOCK: usize = 4096;
+/// A dense part whose gates drop a hit of one keyword every this many bytes or more
+/// is read as a storm of it (see [`Prefilter::storm_part`]), while its bulk drop keeps
+/// dropping as many.
+const STORM_EVERY: usize = 16;
+/// The shortest dense part read as a storm (see [`Prefilter::storm_part`]).
+const STORM_PART: usize = 256;
 /// The first block of a slice that does not start dense, through the sieve (see
 /// [`Prefilter::find_gated`]).
 const PROBE: usize = 512;
@@ -704,7 +716,7 @@ const HALVES: usize = 8;
 const DENSE_HITS: usize = BLOCK / 64;
 
 impl Dense {
-    fn new(patterns: &[Vec<u8>], owners: &[&Owners], walk: &Walk) -> Dense {
+    fn new(patterns: &[Vec<u8>], sigs: &[Vec<u8>], owners: &[&Owners], walk: &Walk) -> Dense {
         let mut offset = vec![0; patterns.len()];
         let mut longest = 1;
         for &(k, off) in owners.iter().copied().flatten() {
@@ -727,6 +739,9 @@ impl Dense {
             gates: None,
             offset_most: offset.iter().copied().max().unwrap_or(0) as usize,
             offsets: offset,
+            sigs: (sigs.iter().cloned())
+                .zip(owners.iter().map(|&o| o.clone()))
+                .collect(),
             lens: patterns.iter().map(|p| p.len() as u32).collect(),
             cased: (walk.written.iter())
                 .map(|w| match w {
@@ -758,6 +773,143 @@ impl Dense {
         reads
     }
 
+    /// What drops the hits of a storm of keyword `k` (`patterns`: every keyword,
+    /// lowercased) 64 positions at a time, before any is looked up: built once (see
+    /// [`Storm`]). A position where the keyword occurs (any case) is dropped only when
+    /// every hit its flag would report there cannot match:
+    ///
+    /// * each keyword spelled the same whose signature starts it has a rule read from
+    ///   the keyword on, whose pattern must read a run of its [`run_after`] class past
+    ///   it, or a rule whose match starts with a run of at least `min` bytes before
+    ///   it: a byte outside every such class within the shortest run after (and one
+    ///   within the shortest `min` before) ends them all, unmatched;
+    /// * a longer keyword whose signature starts there needs its next two bytes right
+    ///   after the keyword (`after_pairs`; its next byte, `after`, when it has one more
+    ///   or there are too many), and one whose signature lies within it, its byte right
+    ///   before (`before`): a position with such bytes is kept;
+    /// * a keyword the storm's holds as a prefix would hit there whatever follows: no
+    ///   storm.
+    ///
+    /// `None` too for keywords shorter than 3 bytes or longer than 8, whose signature
+    /// does not start them, or with a rule of neither kind.
+    fn storm(&self, k: u32, patterns: &[Vec<u8>]) -> Option<&Storm> {
+        let gates = self.gates.as_ref()?;
+        gates.storms[k as usize]
+            .get_or_init(|| self.build_storm(gates, k, patterns))
+            .as_ref()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn build_storm(&self, gates: &Gates, k: u32, patterns: &[Vec<u8>]) -> Option<Storm> {
+        let kw = &patterns[k as usize];
+        let len = kw.len();
+        if !(3..=8).contains(&len) || self.offsets[k as usize] != 0 {
+            return None;
+        }
+        // The runs after and before the keyword its rules need: the union of their
+        // classes, the shortest of their lengths (`usize::MAX`: no rule reads one).
+        let (mut run, mut n) = ([0u64; 4], usize::MAX);
+        let (mut back, mut back_n) = ([0u64; 4], usize::MAX);
+        let (mut after, mut before) = ([0u8; 32], [0u8; 32]);
+        let mut after_pairs: Vec<[u8; 2]> = Vec::new();
+        let union = |into: &mut [u64; 4], class: ByteClass| {
+            for (w, c) in into.iter_mut().zip(class.words()) {
+                *w |= c;
+            }
+        };
+        let add = |set: &mut [u8; 32], b: u8| {
+            for c in [b, b.to_ascii_uppercase(), b.to_ascii_lowercase()] {
+                set[usize::from(c / 8)] |= 1 << (c % 8);
+            }
+        };
+        // The signatures a flag where the keyword occurs looks up: its first three
+        // bytes, and its first four (for a three-byte keyword, with any byte after).
+        for (sig, owners) in &self.sigs {
+            let reported = if sig.len() <= len {
+                kw.starts_with(sig)
+            } else {
+                sig.starts_with(kw)
+            };
+            if !reported {
+                continue;
+            }
+            if sig.len() > len {
+                // Four bytes, the last one past the keyword: a position with that byte
+                // after the keyword is kept.
+                add(&mut after, sig[len]);
+                continue;
+            }
+            for &(o, off) in owners {
+                let other = &patterns[o as usize];
+                if off > 0 {
+                    add(&mut before, other[off - 1]);
+                } else if other == kw {
+                    match &gates.sources[o as usize].1 {
+                        Some(Source::Pattern(pattern, _)) => {
+                            let r = run_after(pattern, other)?;
+                            union(&mut run, r.class);
+                            n = n.min(r.n);
+                        }
+                        // A run shorter than `min` rules the hit out.
+                        Some(Source::Before(r)) if r.min > 0 => {
+                            union(&mut back, r.class);
+                            back_n = back_n.min(r.min);
+                        }
+                        _ => return None,
+                    }
+                } else if other.len() > len + 1 && other.starts_with(kw) {
+                    after_pairs.push([other[len], other[len + 1]]);
+                } else if other.len() > len && other.starts_with(kw) {
+                    add(&mut after, other[len]);
+                } else if kw.starts_with(other) {
+                    return None;
+                }
+                // Otherwise its bytes part from the keyword's within it: no hit there.
+            }
+        }
+        if n == usize::MAX && back_n == usize::MAX {
+            return None;
+        }
+        after_pairs.sort_unstable();
+        after_pairs.dedup();
+        if after_pairs.len() > PAIRS_AFTER {
+            // Too many to compare: their first bytes keep a hit.
+            for [b, _] in std::mem::take(&mut after_pairs) {
+                add(&mut after, b);
+            }
+        }
+        // The bytes outside a class, as a bitmap by byte.
+        let ends = |class: &[u64; 4]| {
+            let mut ends = [0u8; 32];
+            for b in 0..=255u8 {
+                if class[usize::from(b / 64)] >> (b % 64) & 1 == 0 {
+                    ends[usize::from(b / 8)] |= 1 << (b % 8);
+                }
+            }
+            ends
+        };
+        let none = |n: usize| if n == usize::MAX { 0 } else { n };
+        let mut word = [0u8; 8];
+        let mut fold = [0u8; 8];
+        word[..len].copy_from_slice(kw);
+        for (f, &b) in fold.iter_mut().zip(kw.iter()) {
+            *f = if b.is_ascii_lowercase() { 0x20 } else { 0 };
+        }
+        Some(Storm {
+            word,
+            fold,
+            len,
+            ends: ends(&run),
+            n: none(n),
+            back_ends: ends(&back),
+            back_n: none(back_n),
+            after,
+            before,
+            after_pairs,
+        })
+    }
+
     /// The most bytes past a hit's start its gate reads.
     fn gate_reads(&self) -> usize {
         (self.longest + AHEAD).max(8)
@@ -786,8 +938,7 @@ impl Dense {
         text: &[u8],
         gates: Option<Gating<'_>>,
         (at, to): (usize, usize),
-        hits: &mut Vec<Hit>,
-        chains: &mut Chains,
+        (hits, chains, top): (&mut Vec<Hit>, &mut Chains, &mut Top),
     ) -> usize {
         let first = hits.len();
         let piece = (RECORD.saturating_sub(walk.longest + CHAINS) * CHAINS)
@@ -796,7 +947,8 @@ impl Dense {
         let (mut at, mut found) = (at, 0);
         while at < to {
             let end = to.min(at.saturating_add(piece));
-            found += self.find_piece(walk, (text, gates), (at, end), (hits, first), chains);
+            let space = (&mut *hits, first, &mut *top);
+            found += self.find_piece(walk, (text, gates), (at, end), space, chains);
             at = end;
         }
         found
@@ -808,7 +960,7 @@ impl Dense {
         walk: &Walk,
         (text, gates): (&[u8], Option<Gating<'_>>),
         (at, to): (usize, usize),
-        (hits, first): (&mut Vec<Hit>, usize),
+        (hits, first, top): (&mut Vec<Hit>, usize, &mut Top),
         chains: &mut Chains,
     ) -> usize {
         let from = at.saturating_sub(self.longest - 1);
@@ -819,13 +971,15 @@ impl Dense {
         if walk.records(hay, RECORD) {
             let (n, _) = walk.record::<CHAINS, RECORD>(hay, chains);
             for (start, ends) in walk.recorded(hay.len(), (chains, n)) {
-                found += self.resolve(walk, ends, from + start, (at, to), (hits, first), gated);
+                let space = (&mut *hits, first, &mut *top);
+                found += self.resolve(walk, ends, from + start, (at, to), space, gated);
             }
         } else {
             // Keywords too long for a piece to fit: one plain walk.
             walk.run(hay, |state, i| {
                 let one = [(state, i as u32)];
-                found += self.resolve(walk, &one, from, (at, to), (hits, first), gated);
+                let space = (&mut *hits, first, &mut *top);
+                found += self.resolve(walk, &one, from, (at, to), space, gated);
             });
         }
         found
@@ -852,7 +1006,7 @@ impl Dense {
         recorded: &[(u32, u32)],
         base: usize,
         (at, to): (usize, usize),
-        (hits, first): (&mut Vec<Hit>, usize),
+        (hits, first, top): (&mut Vec<Hit>, usize, &mut Top),
         (text, gates): (&[u8], Option<Gating<'_>>),
     ) -> usize {
         let mut recent = gates.map(Recent::new);
@@ -886,7 +1040,29 @@ impl Dense {
                 }
             }
         }
+        if let Some(r) = recent {
+            top.note(&r);
+        }
         found
+    }
+}
+
+/// The keyword whose hits the gates of a dense block dropped most, and how many: what
+/// may be a storm of it (see [`Dense::storm`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Top {
+    keyword: u32,
+    dropped: u32,
+}
+
+impl Top {
+    /// The most dropped of `recent`'s keywords, if more than this one's.
+    fn note(&mut self, recent: &Recent<'_>) {
+        for slot in &recent.slots {
+            if slot.dropped > self.dropped {
+                (self.keyword, self.dropped) = (slot.keyword, slot.dropped);
+            }
+        }
     }
 }
 
@@ -1207,6 +1383,8 @@ struct Slot<'g> {
     last: Option<(Window, Reading)>,
     /// For a gate of a run before the keyword: the run at its last hit.
     run: Option<RunBefore>,
+    /// Its hits dropped (see [`Top`]).
+    dropped: u32,
 }
 
 /// Keywords [`Recent`] keeps: a storm holds one to three (`ado_token` holds `token`),
@@ -1220,6 +1398,7 @@ impl<'g> Recent<'g> {
             gate: None,
             last: None,
             run: None,
+            dropped: 0,
         };
         Recent {
             gates,
@@ -1233,6 +1412,16 @@ impl<'g> Recent<'g> {
     /// spell it (no hit, for a keyword found as written).
     #[inline(always)]
     fn opens(&mut self, k: u32, text: &[u8], at: usize, len: usize) -> Option<bool> {
+        let opens = self.judge(k, text, at, len);
+        if opens == Some(false) {
+            self.slots[k as usize % RECENT].dropped += 1;
+        }
+        opens
+    }
+
+    /// [`Recent::opens`], its drops not counted.
+    #[inline(always)]
+    fn judge(&mut self, k: u32, text: &[u8], at: usize, len: usize) -> Option<bool> {
         let slot = &mut self.slots[k as usize % RECENT];
         if slot.keyword != k {
             *slot = Slot {
@@ -1240,6 +1429,7 @@ impl<'g> Recent<'g> {
                 gate: self.gates.get(k),
                 last: None,
                 run: None,
+                dropped: 0,
             };
         }
         if let Some(gate) = slot.gate {
@@ -1356,6 +1546,18 @@ pub(crate) struct Scratch {
     pub(crate) period: Period,
     /// The copies reported as runs, when the caller wants them.
     pub(crate) runs: Runs,
+    /// The storm dense blocks read by the sieve, carried from block to block.
+    pub(crate) storm: StormState,
+}
+
+/// The keyword of the storm dense blocks read by the sieve (see
+/// [`Prefilter::storm_part`]), if any.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StormState {
+    keyword: Option<u32>,
+    /// Tests only: the hits dropped in bulk.
+    #[cfg(test)]
+    pub(crate) dropped: usize,
 }
 
 /// Below this many bytes, one automaton pass beats the setup of several SIMD searches
@@ -1784,7 +1986,7 @@ impl Prefilter {
         let teddy = !searchers.is_empty() || (sigs.is_empty() && three.is_some());
         let keywords_index = if has_long && (sieve.is_some() || teddy) {
             let owners: Vec<&Owners> = by_sig.iter().chain(&three_owners).collect();
-            let dense = Box::new(Dense::new(&patterns, &owners, &walk));
+            let dense = Box::new(Dense::new(&patterns, &all, &owners, &walk));
             Some(Keywords {
                 searchers,
                 three,
@@ -1857,9 +2059,11 @@ impl Prefilter {
                 .fold(2, usize::max);
             let sources: Vec<_> = keywords.iter().cloned().zip(sources).collect();
             let built = sources.iter().map(|_| OnceLock::new()).collect();
+            let storms = sources.iter().map(|_| OnceLock::new()).collect();
             k.dense.gates = Some(Gates {
                 sources,
                 built,
+                storms,
                 back,
             });
         }
@@ -1872,6 +2076,15 @@ impl Prefilter {
         self.walk.written[k as usize].is_some()
     }
 
+    /// Whether dense blocks drop storms' hits in bulk: the sieve looks up byte tables
+    /// and the keywords have their rules' patterns (tests).
+    #[cfg(test)]
+    pub(crate) fn storms_in_bulk(&self) -> bool {
+        self.keywords.as_ref().is_some_and(|k| {
+            k.dense.gates.is_some() && k.sieve.as_ref().is_some_and(|(s, _)| s.by_bytes())
+        })
+    }
+
     /// Whether the keywords are found by the sieve (tests).
     #[cfg(test)]
     pub(crate) fn sieved(&self) -> bool {
@@ -1882,6 +2095,36 @@ impl Prefilter {
     #[cfg(test)]
     pub(crate) fn gate(&self, k: u32) -> Option<&Gate> {
         self.keywords.as_ref()?.dense.gates.as_ref()?.get(k)
+    }
+
+    /// Keyword `k`'s storm drop, if it has one (tests; see [`Dense::storm`]).
+    #[cfg(test)]
+    pub(crate) fn storm(&self, k: u32) -> Option<&Storm> {
+        self.keywords.as_ref()?.dense.storm(k, &self.patterns)
+    }
+
+    /// Every hit the sieve's flag at `text[at]` reports: the keywords whose signature
+    /// starts there, spelled as they must be, at their starts (tests).
+    #[cfg(test)]
+    pub(crate) fn hits_by_signature_at(&self, text: &[u8], at: usize) -> Vec<Hit> {
+        let Some(keywords) = &self.keywords else {
+            return Vec::new();
+        };
+        let lower = text.to_ascii_lowercase();
+        let mut hits = Vec::new();
+        for (sig, owners) in &keywords.dense.sigs {
+            if !lower[at..].starts_with(sig) {
+                continue;
+            }
+            for &(k, off) in owners {
+                if let Some(h) = at.checked_sub(off) {
+                    if self.has_keyword_at(text, h, k) {
+                        hits.push((k, h));
+                    }
+                }
+            }
+        }
+        hits
     }
 
     /// The hits of `text[at..]` taken as one dense block (tests), sorted: with `gated`,
@@ -1900,7 +2143,11 @@ impl Prefilter {
         let mut hits = Vec::new();
         let space = (&mut hits, &mut Default::default(), &mut Vec::new());
         let block = (at, text.len());
-        let carry = (&mut Period::default(), &mut Runs::default());
+        let carry = (
+            &mut Period::default(),
+            &mut Runs::default(),
+            &mut StormState::default(),
+        );
         self.dense_block(dense, text, gates, block, space, carry);
         hits.sort_unstable_by_key(|&(k, h)| (h, k));
         hits
@@ -2002,6 +2249,7 @@ impl Prefilter {
             short,
             period,
             runs,
+            storm,
         } = scratch;
         runs.runs.clear();
         // Offsets in a period carried are the last slice's.
@@ -2068,7 +2316,7 @@ impl Prefilter {
                             .map(|gates| Gating { gates, kill });
                         let space = (&mut *hits, &mut *chains, &mut *short);
                         let block = (at, to);
-                        let carry = (&mut *period, &mut *runs);
+                        let carry = (&mut *period, &mut *runs, &mut *storm);
                         found = Some(self.dense_block(dense, hay, gates, block, space, carry));
                         // Its parts may interleave where one ends (see `dense_block`).
                         sort_by_start(&mut hits[before..]);
@@ -2292,14 +2540,48 @@ impl Prefilter {
         gates: Option<Gating<'_>>,
         (at, to): (usize, usize),
         (hits, chains, short): (&mut Vec<Hit>, &mut Chains, &mut Vec<Hit>),
-        (period, runs): (&mut Period, &mut Runs),
+        (period, runs, storm): (&mut Period, &mut Runs, &mut StormState),
     ) -> usize {
+        let sieve = (self.keywords.as_ref()).and_then(|k| k.sieve.as_ref());
         let mut part = |(a, b): (usize, usize), hits: &mut Vec<Hit>| {
             if a >= b {
                 return 0;
             }
             let first = hits.len();
-            let n = dense.find(&self.walk, hay, gates, (a, b), hits, chains);
+            let stormed = match (storm.keyword, sieve, gates) {
+                // A short part (between a period's copies) is walked: a scan has a
+                // cost of its own.
+                (Some(k), Some(sieve), Some(gating)) if b - a >= STORM_PART => {
+                    let got =
+                        self.storm_part(dense, sieve, k, (hay, gating), (a, b), (hits, first));
+                    #[cfg(test)]
+                    {
+                        storm.dropped += got.map_or(0, |(_, dropped)| dropped);
+                    }
+                    // Back to the walk where the storm is over.
+                    if got.is_none_or(|(_, dropped)| dropped * STORM_EVERY < b - a) {
+                        storm.keyword = None;
+                    }
+                    match got {
+                        // The sieve found the two-byte keywords too.
+                        Some((n, _)) if sieve.0.has_pairs() => return n,
+                        got => got.map(|(n, _)| n),
+                    }
+                }
+                _ => None,
+            };
+            let n = stormed.unwrap_or_else(|| {
+                let mut top = Top::default();
+                let n = dense.find(&self.walk, hay, gates, (a, b), (hits, chains, &mut top));
+                if top.dropped as usize * STORM_EVERY >= b - a
+                    && gates.is_some()
+                    && sieve.is_some_and(|(sieve, _)| sieve.by_bytes())
+                    && dense.storm(top.keyword, &self.patterns).is_some()
+                {
+                    storm.keyword = Some(top.keyword);
+                }
+                n
+            });
             n + self.short_dense(hay, gates, (a, b), (hits, first), short)
         };
         let Some(gating) = gates.map(|g| g.gates) else {
@@ -2407,6 +2689,56 @@ impl Prefilter {
             found += part((skip_to, at), hits);
         }
         found
+    }
+
+    /// The hits of the dense part `at..to` of `text` (signatures starting there,
+    /// appended to `hits`, sorted from `first` on, as [`Dense::find`] appends them)
+    /// in a storm of keyword `k`: the sieve's scan, which drops the storm's hits that
+    /// cannot match 64 positions at a time (see [`Dense::storm`]), and the gates of
+    /// the rest, as [`Dense::resolve`] asks them. Returns how many hits there were,
+    /// reported, gated or dropped, and how many were dropped; `None` where the storm
+    /// has no such drop or the CPU no byte tables (then the walk reads the part).
+    #[allow(clippy::type_complexity)]
+    fn storm_part(
+        &self,
+        dense: &Dense,
+        (sieve, by_sig): &(Sieve, Vec<Owners>),
+        k: u32,
+        (text, gating): (&[u8], Gating<'_>),
+        (at, to): (usize, usize),
+        (hits, first): (&mut Vec<Hit>, usize),
+    ) -> Option<(usize, usize)> {
+        let storm = dense.storm(k, &self.patterns)?;
+        let mut recent = Recent::new(gating);
+        let mut found = 0;
+        // Per two-byte keyword, the run before its last hit (see `short_opens`).
+        let mut runs = [None; 8];
+        let (_, dropped) = sieve.find_storm(text, (at, to), storm, |s, at_sig| {
+            let Some(owners) = by_sig.get(s as usize) else {
+                // A two-byte keyword, compared exactly (as `short_dense` reads them).
+                let j = s as usize - by_sig.len();
+                let k = self.short[j].1;
+                let gate = (gating.gates.get(k), gating.kill.map(|kill| (kill, k)));
+                found += 1;
+                if short_opens(gate, text, at_sig, 2, &mut runs[j % 8]) {
+                    push_sorted(hits, first, (k, at_sig));
+                }
+                return;
+            };
+            for &(k, off) in owners {
+                let Some(h) = at_sig.checked_sub(off) else {
+                    continue;
+                };
+                if self.has_keyword_at(text, h, k) {
+                    found += 1;
+                    let len = self.patterns[k as usize].len();
+                    if recent.opens(k, text, h, len) == Some(true) {
+                        push_sorted(hits, first, (k, h));
+                    }
+                }
+            }
+        })?;
+        Some((found + dropped, dropped))
     }
 
     /// Add to the hits of a dense block (`hits`, sorted from `first` on) those
@@ -3387,7 +3719,7 @@ mod tests {
             let at = (cut.0 * text.len() as f64) as usize;
             let to = at + (cut.1 * (text.len() - at) as f64) as usize;
             let mut hits = Vec::new();
-            dense.find(&pre.walk, &text, None, (at, to), &mut hits, &mut Default::default());
+            dense.find(&pre.walk, &text, None, (at, to), (&mut hits, &mut Default::default(), &mut Top::default()));
             let mut walked = Vec::new();
             pre.walk.run(&lower, |state, i| pre.walk.push_ends(state, i, &mut walked));
             let mut want: Vec<Hit> = walked
@@ -3527,7 +3859,7 @@ mod tests {
                 prop_assert_eq!(&walked, &want);
                 if let Some(dense) = pre.keywords.as_ref().map(|k| &k.dense) {
                     let mut hits = Vec::new();
-                    dense.find(&pre.walk, &text, None, (0, text.len()), &mut hits, &mut Default::default());
+                    dense.find(&pre.walk, &text, None, (0, text.len()), (&mut hits, &mut Default::default(), &mut Top::default()));
                     hits.retain(|&(k, _)| keywords[k as usize].len() >= 3);
                     hits.sort_unstable();
                     let long: Vec<Hit> =

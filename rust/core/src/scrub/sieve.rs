@@ -404,7 +404,7 @@ impl Sieve {
     }
 
     /// Whether steps look up the byte tables (see [`Bytes`]).
-    fn by_bytes(&self) -> bool {
+    pub(crate) fn by_bytes(&self) -> bool {
         #[cfg(target_arch = "x86_64")]
         {
             self.bytes.is_some()
@@ -460,38 +460,91 @@ impl Sieve {
         }
         #[cfg(target_arch = "x86_64")]
         {
-            let span = (at, to);
-            match (&self.bytes, cased && !self.cased.is_empty()) {
-                (Some(bytes), false) => bytes.simd.vectorize(Scan::<_, false, true> {
+            let (span, storm) = ((at, to), None);
+            let (count, flags, _) = match (&self.bytes, cased && !self.cased.is_empty()) {
+                (Some(bytes), false) => bytes.simd.vectorize(Scan::<_, false, true, false> {
                     sieve: self,
                     hay,
                     span,
+                    storm,
                     found,
                 }),
-                (Some(bytes), true) => bytes.simd.vectorize(Scan::<_, true, true> {
+                (Some(bytes), true) => bytes.simd.vectorize(Scan::<_, true, true, false> {
                     sieve: self,
                     hay,
                     span,
+                    storm,
                     found,
                 }),
-                (None, false) => self.simd.vectorize(Scan::<_, false, false> {
+                (None, false) => self.simd.vectorize(Scan::<_, false, false, false> {
                     sieve: self,
                     hay,
                     span,
+                    storm,
                     found,
                 }),
-                (None, true) => self.simd.vectorize(Scan::<_, true, false> {
+                (None, true) => self.simd.vectorize(Scan::<_, true, false, false> {
                     sieve: self,
                     hay,
                     span,
+                    storm,
                     found,
                 }),
-            }
+            };
+            (count, flags)
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
             let _ = found;
             unreachable!("a sieve is only made on x86-64")
+        }
+    }
+}
+
+impl Sieve {
+    /// [`Sieve::find`] (case asked), with the hits of `storm` that cannot match
+    /// dropped 64 positions at a time, before any is looked up (see [`Storm`]): how
+    /// many signatures and pairs it found, and how many positions it dropped. `None`
+    /// where the CPU lacks VBMI (the storm's tables are looked up by byte).
+    pub(crate) fn find_storm(
+        &self,
+        hay: &[u8],
+        (at, to): (usize, usize),
+        storm: &Storm,
+        found: impl FnMut(u32, usize),
+    ) -> Option<(usize, usize)> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bytes = self.bytes.as_ref()?;
+            let to = to.min(hay.len());
+            if at >= to {
+                return Some((0, 0));
+            }
+            let span = (at, to);
+            let storm = Some(storm);
+            let (count, _, dropped) = if self.cased.is_empty() {
+                bytes.simd.vectorize(Scan::<_, false, true, true> {
+                    sieve: self,
+                    hay,
+                    span,
+                    storm,
+                    found,
+                })
+            } else {
+                bytes.simd.vectorize(Scan::<_, true, true, true> {
+                    sieve: self,
+                    hay,
+                    span,
+                    storm,
+                    found,
+                })
+            };
+            Some((count, dropped))
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (hay, at, to, storm, found);
+            None
         }
     }
 }
@@ -540,42 +593,57 @@ fn members(sigs: &[Vec<u8>]) -> Vec<Vec<u32>> {
 }
 
 /// One call of [`Sieve::find`], run with AVX-512 enabled (and VBMI where `BYTES`: by
-/// the byte tables).
+/// the byte tables), or of [`Sieve::find_storm`] (`STORM`, with `BYTES`). Returns how
+/// many signatures and pairs it found, how many positions it flagged, and how many of
+/// those the storm dropped.
 #[cfg(target_arch = "x86_64")]
-struct Scan<'a, F, const CASED: bool, const BYTES: bool> {
+struct Scan<'a, F, const CASED: bool, const BYTES: bool, const STORM: bool> {
     sieve: &'a Sieve,
     hay: &'a [u8],
     span: (usize, usize),
+    storm: Option<&'a Storm>,
     found: F,
 }
 
 #[cfg(target_arch = "x86_64")]
-impl<F: FnMut(u32, usize), const CASED: bool, const BYTES: bool> pulp::NullaryFnOnce
-    for Scan<'_, F, CASED, BYTES>
+impl<F: FnMut(u32, usize), const CASED: bool, const BYTES: bool, const STORM: bool>
+    pulp::NullaryFnOnce for Scan<'_, F, CASED, BYTES, STORM>
 {
-    type Output = (usize, usize);
+    type Output = (usize, usize, usize);
 
     #[inline(always)]
-    fn call(self) -> (usize, usize) {
+    fn call(self) -> (usize, usize, usize) {
         let Scan {
             sieve,
             hay,
             span,
+            storm,
             found,
         } = self;
         // The built-in rules' two groups (four by byte): their tables held in
         // registers, not loaded from memory every step.
         match &sieve.bytes {
             Some(bytes) if BYTES => match *bytes.groups {
-                [a, b, c, d] => {
-                    byte_steps::<_, CASED>(sieve, bytes.simd, [a, b, c, d], hay, span, found)
-                }
-                ref groups => byte_steps::<_, CASED>(sieve, bytes.simd, groups, hay, span, found),
+                [a, b, c, d] => byte_steps::<_, CASED, STORM>(
+                    sieve,
+                    bytes.simd,
+                    [a, b, c, d],
+                    hay,
+                    span,
+                    storm,
+                    found,
+                ),
+                ref groups => byte_steps::<_, CASED, STORM>(
+                    sieve, bytes.simd, groups, hay, span, storm, found,
+                ),
             },
-            _ => match *sieve.groups {
-                [a, b] => steps::<_, CASED>(sieve, [a, b], hay, span, found),
-                ref groups => steps::<_, CASED>(sieve, groups, hay, span, found),
-            },
+            _ => {
+                let (count, flags) = match *sieve.groups {
+                    [a, b] => steps::<_, CASED>(sieve, [a, b], hay, span, found),
+                    ref groups => steps::<_, CASED>(sieve, groups, hay, span, found),
+                };
+                (count, flags, 0)
+            }
         }
     }
 }
@@ -584,17 +652,19 @@ impl<F: FnMut(u32, usize), const CASED: bool, const BYTES: bool> pulp::NullaryFn
 /// lookup.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool>(
+fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
     sieve: &Sieve,
     vbmi: Vbmi,
     groups: G,
     hay: &[u8],
     (at, to): (usize, usize),
+    storm: Option<&Storm>,
     mut found: impl FnMut(u32, usize),
-) -> (usize, usize) {
+) -> (usize, usize, usize) {
     let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
     let classes = |v| classes(sieve, v);
-    let (exact, mut count, mut flags) = (&sieve.exact, 0, 0);
+    let (exact, mut count, mut flags, mut dropped) = (&sieve.exact, 0, 0, 0);
+    let storm = storm.filter(|_| STORM).map(|s| s.tables(sieve));
     // Byte `i` of `upk` selects byte `i + k` of a pair of registers (`vpermt2b`).
     // (Made here: loaded from a constant table in the slice's last step instead, they
     // left clean text 7 % slower in alternated builds, a difference of code layout.)
@@ -643,6 +713,12 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool>(
             any = f._mm512_or_si512(any, fl);
         }
         let mut flagged = bw._mm512_test_epi8_mask(any, any) & keep;
+        // A storm's drops first: what is left may not crowd the step.
+        if let Some(storm) = &storm {
+            let drop = storm.drops(sieve, vbmi, hay, p) & flagged;
+            dropped += drop.count_ones() as usize;
+            flagged &= !drop;
+        }
         if CASED && flagged.count_ones() as usize >= REFINE {
             let cased = sieve.bytes.as_ref().map_or(&[][..], |b| &b.cased[..]);
             let tables = (groups.as_ref(), cased);
@@ -657,7 +733,208 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool>(
         }
         p += LANES;
     }
-    (count, flags)
+    (count, flags, dropped)
+}
+
+/// A storm's keyword, and what drops its hits 64 positions at a time: where it occurs
+/// (any ASCII case), a byte that ends the run its rules need after it comes within `n`
+/// bytes after it, or one that ends the run they need before it within `back_n` bytes
+/// before it, and the bytes right after and right before it are none that another
+/// keyword starting at its signature would need (see `prefilter::Dense::storm`, which
+/// proves that the hits dropped so cannot match). Its flagged positions are cleared
+/// before any is looked up: in a storm of `ghp_` and one random byte each, all of them.
+#[derive(Clone, Debug)]
+pub(crate) struct Storm {
+    /// The keyword (up to 8 bytes), ASCII-lowercased, and per byte 0x20 where it is a
+    /// letter (compared with that bit set).
+    pub word: [u8; 8],
+    pub fold: [u8; 8],
+    pub len: usize,
+    /// Bytes that end the run after the keyword (bit `b % 8` of byte `b / 8`), and how
+    /// far after it one must come (at most [`STORM_RUN`]; 0: no run is read).
+    pub ends: [u8; 32],
+    pub n: usize,
+    /// The same for the run before the keyword.
+    pub back_ends: [u8; 32],
+    pub back_n: usize,
+    /// Bytes right after the keyword, and right before it, that keep a hit (another
+    /// keyword may start there); all zero: none.
+    pub after: [u8; 32],
+    pub before: [u8; 32],
+    /// Pairs of bytes right after the keyword that keep a hit (the next two bytes of
+    /// a longer keyword that starts with it), ASCII-lowercased, compared in any case;
+    /// at most [`PAIRS_AFTER`].
+    pub after_pairs: Vec<[u8; 2]>,
+}
+
+/// The most pairs of bytes after a storm's keyword a step compares (see
+/// [`Storm::after_pairs`]).
+pub(crate) const PAIRS_AFTER: usize = 8;
+
+/// The most bytes after a storm's keyword its run is read for: with its keyword of up
+/// to 8 bytes, what the bytes of a step and the next one hold.
+pub(crate) const STORM_RUN: usize = LANES - 8;
+
+/// A [`Storm`]'s tables in registers, for one scan.
+#[cfg(target_arch = "x86_64")]
+struct StormTables {
+    word: [__m512i; 8],
+    fold: [__m512i; 8],
+    len: usize,
+    ahead: Option<(__m512i, usize)>,
+    back: Option<(__m512i, usize)>,
+    after: Option<__m512i>,
+    before: Option<__m512i>,
+    /// Per pair: its two bytes and the bits their compare sets (see [`Storm::fold`]);
+    /// the first `pairs` are the storm's.
+    after_pairs: [[__m512i; 4]; PAIRS_AFTER],
+    pairs: usize,
+    /// Byte `i`: `1 << (i % 8)`.
+    bits: __m512i,
+}
+
+impl Storm {
+    #[cfg(target_arch = "x86_64")]
+    fn tables(&self, sieve: &Sieve) -> StormTables {
+        let f = sieve.simd.avx512f;
+        let table = |bits: &[u8; 32]| {
+            let mut t = [0u8; 64];
+            t[..32].copy_from_slice(bits);
+            bytemuck::cast::<[u8; 64], __m512i>(t)
+        };
+        let some = |bits: &[u8; 32]| bits.iter().any(|&b| b != 0).then(|| table(bits));
+        let run = |bits: &[u8; 32], n: usize| (n > 0).then(|| (table(bits), n.min(STORM_RUN)));
+        StormTables {
+            word: self.word.map(|b| f._mm512_set1_epi8(b as i8)),
+            fold: self.fold.map(|b| f._mm512_set1_epi8(b as i8)),
+            len: self.len,
+            ahead: run(&self.ends, self.n),
+            back: run(&self.back_ends, self.back_n),
+            after: some(&self.after),
+            before: some(&self.before),
+            after_pairs: std::array::from_fn(|i| {
+                let pair = self.after_pairs.get(i).copied().unwrap_or_default();
+                let [a, b] = pair.map(|c| f._mm512_set1_epi8(c as i8));
+                let [fa, fb] = pair.map(|c| f._mm512_set1_epi8(fold_of(c) as i8));
+                [a, fa, b, fb]
+            }),
+            pairs: self.after_pairs.len().min(PAIRS_AFTER),
+            bits: bytemuck::cast::<[u8; 64], __m512i>(std::array::from_fn(|i| 1 << (i % 8))),
+        }
+    }
+
+    /// The positions of the step from `p` whose hit is dropped (see [`Storm`]),
+    /// computed as [`StormTables::drops`] computes them, a byte at a time (tests).
+    #[cfg(test)]
+    pub(crate) fn drops_at(&self, hay: &[u8], p: usize) -> u64 {
+        let before = self.before.iter().any(|&b| b != 0);
+        if !whole_storm(hay, p, before, self.back_n > 0) {
+            return 0;
+        }
+        (0..LANES)
+            .filter(|&i| self.drops_one(hay, p + i))
+            .fold(0, |drops, i| drops | 1 << i)
+    }
+
+    /// Whether the hit at `hay[at..]` is dropped, all the bytes read there held (tests).
+    #[cfg(test)]
+    pub(crate) fn drops_one(&self, hay: &[u8], at: usize) -> bool {
+        let has = |bits: &[u8; 32], b: u8| bits[usize::from(b / 8)] >> (b % 8) & 1 == 1;
+        let n = self.n.min(STORM_RUN);
+        let back_n = self.back_n.min(STORM_RUN).min(at);
+        let occurs = (0..self.len).all(|j| hay[at + j] | self.fold[j] == self.word[j]);
+        let ahead = self.n == 0 || (0..n).any(|j| has(&self.ends, hay[at + self.len + j]));
+        let back = self.back_n == 0 || (1..=back_n).any(|j| has(&self.back_ends, hay[at - j]));
+        let (next, second) = (hay[at + self.len], hay[at + self.len + 1]);
+        let after = has(&self.after, next)
+            || (self.after_pairs.iter())
+                .any(|&[a, b]| next | fold_of(a) == a && second | fold_of(b) == b);
+        let before = at > 0 && has(&self.before, hay[at - 1]);
+        occurs && ahead && back && !after && !before
+    }
+}
+
+/// What a storm's compare sets in a byte of text before comparing it with lowercase
+/// `c`: 0x20 where `c` is a letter, so that both cases compare equal.
+pub(crate) fn fold_of(c: u8) -> u8 {
+    if c.is_ascii_lowercase() {
+        0x20
+    } else {
+        0
+    }
+}
+
+/// Whether the step from `p` holds every byte a [`Storm`] reads: the step's bytes and
+/// the next step's, the keyword's length past them, with `before` the byte before,
+/// and with `back` the step before.
+fn whole_storm(hay: &[u8], p: usize, before: bool, back: bool) -> bool {
+    p + 2 * LANES + 8 <= hay.len() && (!before || p > 0) && (!back || p >= LANES)
+}
+
+#[cfg(target_arch = "x86_64")]
+impl StormTables {
+    /// The positions of the step from `p` of `hay` whose hit is dropped, as bits; none
+    /// where the step does not hold every byte this reads (see [`whole_storm`]).
+    #[inline(always)]
+    fn drops(&self, sieve: &Sieve, vbmi: Vbmi, hay: &[u8], p: usize) -> u64 {
+        if !whole_storm(hay, p, self.before.is_some(), self.back.is_some()) {
+            return 0;
+        }
+        let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
+        let at = |k: usize| load(&hay[k..]);
+        // Bytes of `v` in a bitmap `table`: its byte `b / 8` looked up, then its bit.
+        let of = |v: __m512i, table: __m512i| {
+            let idx = f._mm512_and_si512(bw._mm512_srli_epi16::<3>(v), f._mm512_set1_epi8(31));
+            bw._mm512_test_epi8_mask(vbmi.permute(idx, table), vbmi.permute(v, self.bits))
+        };
+        let mut occurs = u64::MAX;
+        for j in 0..self.len {
+            let v = f._mm512_or_si512(at(p + j), self.fold[j]);
+            occurs &= bw._mm512_cmpeq_epi8_mask(v, self.word[j]);
+        }
+        if occurs == 0 {
+            return 0;
+        }
+        let mut drops = occurs;
+        if let Some((ends, n)) = self.ahead {
+            // Bit `i`: a byte that ends the run at `p + i` or in the `n` bytes from it.
+            let ends = u128::from(of(at(p), ends)) | u128::from(of(at(p + LANES), ends)) << 64;
+            let (mut window, mut k) = (ends, 1);
+            while 2 * k <= n {
+                window |= window >> k;
+                k *= 2;
+            }
+            window |= window >> (n - k);
+            drops &= (window >> self.len) as u64;
+        }
+        if let Some((ends, n)) = self.back {
+            // Bit `j`: a byte that ends the run at `p - 64 + j` or in the `n` bytes
+            // before it; bit `63 + i`, in the `n` bytes before `p + i`.
+            let ends = u128::from(of(at(p - LANES), ends)) | u128::from(of(at(p), ends)) << 64;
+            let (mut window, mut k) = (ends, 1);
+            while 2 * k <= n {
+                window |= window << k;
+                k *= 2;
+            }
+            window |= window << (n - k);
+            drops &= (window >> (LANES - 1)) as u64;
+        }
+        if let Some(after) = self.after {
+            drops &= !of(at(p + self.len), after);
+        }
+        if self.pairs > 0 {
+            let (next, second) = (at(p + self.len), at(p + self.len + 1));
+            for &[a, fa, b, fb] in &self.after_pairs[..self.pairs] {
+                let first = bw._mm512_cmpeq_epi8_mask(f._mm512_or_si512(next, fa), a);
+                let then = bw._mm512_cmpeq_epi8_mask(f._mm512_or_si512(second, fb), b);
+                drops &= !(first & then);
+            }
+        }
+        if let Some(before) = self.before {
+            drops &= !of(at(p - 1), before);
+        }
+        drops
+    }
 }
 
 /// A group of eight buckets' flags for the 64 positions of a step, its tables `t`
@@ -1198,6 +1475,76 @@ mod tests {
             let hay = (text.replace('\n', "ghP_").replace(' ', " sk-").replace('~', "SKQ~")).into_bytes();
             let span = (at.min(hay.len()), at + len);
             prop_assert_eq!(sieved(&sieve, &hay, span), naive((&sigs(), &pairs()), &hay, span));
+        }
+
+        /// A storm scan drops exactly the flagged positions [`Storm::drops_at`] names,
+        /// byte by byte (the keyword in any case, a byte that ends its run within `n`
+        /// bytes after it, and no byte after or before it that keeps the hit), and
+        /// reports everything else the plain scan reports.
+        #[test]
+        fn storm_scans_drop_what_their_storm_names(
+            units in proptest::collection::vec(("[a-zA-Z0-9_:/$\\-. @]{0,6}", 0usize..4), 0..120),
+            n in 0usize..120,
+            at in 0usize..64,
+            len in 0usize..2000,
+        ) {
+            let Some(sieve) = Sieve::new(&sigs(), &pairs()) else {
+                return Ok(());
+            };
+            let spell = ["ghp_", "GHP_", "gHp_", "ghp"];
+            let hay: Vec<u8> = units
+                .iter()
+                .flat_map(|(rest, k)| [spell[*k].as_bytes(), rest.as_bytes()].concat())
+                .collect();
+            let class = |bytes: &[u8]| {
+                let mut bits = [0u8; 32];
+                for &b in bytes {
+                    bits[usize::from(b / 8)] |= 1 << (b % 8);
+                }
+                bits
+            };
+            let storm = Storm {
+                word: *b"ghp_\0\0\0\0",
+                fold: [0x20, 0x20, 0x20, 0, 0, 0, 0, 0],
+                len: 4,
+                ends: class(b"_:/$-. @"),
+                n: n % 60,
+                back_ends: class(b":/ @"),
+                back_n: (n * 7) % 80,
+                after: class(b"x"),
+                before: class(b"$"),
+                after_pairs: vec![*b"ab", *b"_:", *b"9z"],
+            };
+            let span = (at.min(hay.len()), at + len);
+            let mut stormed = Vec::new();
+            let Some((count, dropped)) =
+                sieve.find_storm(&hay, span, &storm, |s, at| stormed.push((s, at)))
+            else {
+                return Ok(());
+            };
+            prop_assert_eq!(count, stormed.len());
+            let mut plain = Vec::new();
+            sieve.find(&hay, span, true, |s, at| plain.push((s, at)));
+            let (from, to) = (span.0, span.1.min(hay.len()));
+            let mut named = Vec::new();
+            let mut p = from;
+            while p < to {
+                let bits = storm.drops_at(&hay, p);
+                named.extend((0..LANES).filter(|&i| bits >> i & 1 == 1 && p + i < to).map(|i| p + i));
+                p += LANES;
+            }
+            // Where the storm's keyword occurs, the sieve flags it: every position
+            // named is dropped, and its hits (and only those) are not reported.
+            prop_assert_eq!(dropped, named.len());
+            let kept: Vec<(u32, usize)> = plain
+                .iter()
+                .copied()
+                .filter(|&(s, at)| s >= sieve.sigs || !named.contains(&at))
+                .collect();
+            stormed.sort_unstable();
+            let mut kept = kept;
+            kept.sort_unstable();
+            prop_assert_eq!(stormed, kept);
         }
 
         /// Signatures found as written, in text whose steps are crowded (runs of one

@@ -2609,6 +2609,46 @@ mod tests {
         "password = \"<your-password>\"",
     ];
 
+    /// Keywords of storms that do not repeat (see
+    /// `storms_that_do_not_repeat_equal_plain_feeding`): of rules whose hits a storm
+    /// drops in bulk, of rules with a run before the keyword, of longer keywords that
+    /// start with another one, and found as written.
+    const STORM_KEYWORDS: [&str; 12] = [
+        "ghp_", "sk-", "eyJ", "AZDO", "token", "xoxb-", "glpat-", "AKIA", "sk-a", "GHP_", "eyJ0",
+        "gsk_",
+    ];
+
+    /// The bytes after each keyword of such a storm: of the rules' classes, and breaks.
+    const STORM_BYTES: &[u8] = b"aZ09_-.:= sSkKpPoOnNlL0rR/\\\"\n";
+
+    /// Storms of a keyword whose hits cannot match are dropped in bulk where the CPU
+    /// has the sieve's byte tables, and give what plain feeding gives.
+    #[test]
+    fn storms_that_do_not_repeat_are_dropped_in_bulk() {
+        let set = RuleSet::builtin();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let text: Vec<u8> = (0..6000)
+            .flat_map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b"ghp_"
+                    .iter()
+                    .copied()
+                    .chain([STORM_BYTES[(x % 10) as usize]])
+            })
+            .collect();
+        let (s, (out, _)) = scrubber_after(set.clone(), &text, 65536, false);
+        assert_eq!(out, scrubbed(&text, text.len(), true));
+        if set.prefilter.storms_in_bulk() {
+            assert!(
+                s.prefilter_space.storm.dropped * 4 > 6000 * 3,
+                "{} of 6000 dropped in bulk",
+                s.prefilter_space.storm.dropped
+            );
+        }
+    }
+
     /// The units `unit` (indices into [`UNITS`]) repeated to `len(one's length)`
     /// bytes, with `UNITS[p]` inserted at each of `edits` (`(at, p)`, `at` wrapped).
     fn storm(unit: &[usize], len: impl Fn(usize) -> usize, edits: &[(usize, usize)]) -> Vec<u8> {
@@ -2644,6 +2684,29 @@ mod tests {
             prop_assert_eq!(&scrubbed(&text, text.len(), false), &plain);
             prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
             prop_assert_eq!(&scrubbed(&text, chunk, true), &plain);
+        }
+
+        /// Storms that do not repeat: a keyword, then one byte of an alphabet of
+        /// class bytes and breaks, again and again, with credentials and near misses
+        /// among them. Dense blocks read them by the sieve, dropping in bulk the hits
+        /// that cannot match (see `prefilter::Dense::storm`): the output is exactly
+        /// what feeding every candidate its bytes gives, whole and in chunks.
+        #[test]
+        fn storms_that_do_not_repeat_equal_plain_feeding(
+            keyword in 0..STORM_KEYWORDS.len(),
+            follows in proptest::collection::vec(0..STORM_BYTES.len(), 800..2400),
+            edits in proptest::collection::vec((any::<usize>(), 0..UNITS.len()), 0..8),
+            chunk in 1usize..9000,
+        ) {
+            let unit = STORM_KEYWORDS[keyword].as_bytes();
+            let one: Vec<u8> = follows
+                .iter()
+                .flat_map(|&b| unit.iter().copied().chain([STORM_BYTES[b]]))
+                .collect();
+            let text = repeated(&one, one.len(), &edits);
+            let plain = scrubbed(&text, text.len(), true);
+            prop_assert_eq!(&scrubbed(&text, text.len(), false), &plain);
+            prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
         }
 
         /// Slices read where they lie when nothing is held ([`Scrubber::feed_idle`])
