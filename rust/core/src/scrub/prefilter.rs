@@ -907,6 +907,8 @@ impl Dense {
             after,
             before,
             after_pairs,
+            #[cfg(target_arch = "x86_64")]
+            simd: Default::default(),
         })
     }
 
@@ -1555,6 +1557,9 @@ pub(crate) struct Scratch {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StormState {
     keyword: Option<u32>,
+    /// While there is one, when a dense block looks for a period (a storm that does
+    /// not repeat has none: looked for twice a block, that was a tenth of its time).
+    period: Backoff,
     /// Tests only: the hits dropped in bulk.
     #[cfg(test)]
     pub(crate) dropped: usize,
@@ -2543,12 +2548,20 @@ impl Prefilter {
         (period, runs, storm): (&mut Period, &mut Runs, &mut StormState),
     ) -> usize {
         let sieve = (self.keywords.as_ref()).and_then(|k| k.sieve.as_ref());
+        let StormState {
+            keyword: storm,
+            period: storm_period,
+            #[cfg(test)]
+                dropped: storm_dropped,
+        } = storm;
+        // Read by the period's search too.
+        let storm = std::cell::Cell::from_mut(storm);
         let mut part = |(a, b): (usize, usize), hits: &mut Vec<Hit>| {
             if a >= b {
                 return 0;
             }
             let first = hits.len();
-            let stormed = match (storm.keyword, sieve, gates) {
+            let stormed = match (storm.get(), sieve, gates) {
                 // A short part (between a period's copies) is walked: a scan has a
                 // cost of its own.
                 (Some(k), Some(sieve), Some(gating)) if b - a >= STORM_PART => {
@@ -2556,11 +2569,11 @@ impl Prefilter {
                         self.storm_part(dense, sieve, k, (hay, gating), (a, b), (hits, first));
                     #[cfg(test)]
                     {
-                        storm.dropped += got.map_or(0, |(_, dropped)| dropped);
+                        *storm_dropped += got.map_or(0, |(_, dropped)| dropped);
                     }
                     // Back to the walk where the storm is over.
                     if got.is_none_or(|(_, dropped)| dropped * STORM_EVERY < b - a) {
-                        storm.keyword = None;
+                        storm.set(None);
                     }
                     match got {
                         // The sieve found the two-byte keywords too.
@@ -2573,12 +2586,14 @@ impl Prefilter {
             let n = stormed.unwrap_or_else(|| {
                 let mut top = Top::default();
                 let n = dense.find(&self.walk, hay, gates, (a, b), (hits, chains, &mut top));
-                if top.dropped as usize * STORM_EVERY >= b - a
+                // (A period's part, between copies, is no storm.)
+                if b - a >= STORM_PART
+                    && top.dropped as usize * STORM_EVERY >= b - a
                     && gates.is_some()
                     && sieve.is_some_and(|(sieve, _)| sieve.by_bytes())
                     && dense.storm(top.keyword, &self.patterns).is_some()
                 {
-                    storm.keyword = Some(top.keyword);
+                    storm.set(Some(top.keyword));
                 }
                 n
             });
@@ -2648,9 +2663,15 @@ impl Prefilter {
         // break, its next hits are read from right after it.
         let mut reach = period.reach.unwrap_or(before);
         while at < to {
-            let found_period = (tries > 0)
+            // In a storm, asked after more and more blocks while none repeats.
+            let stormy = storm.get().is_some();
+            let ask = tries > 0 && (!stormy || storm_period.due());
+            let found_period = ask
                 .then(|| repeat(hay, (reach, ahead), (at, to), period.hint))
                 .flatten();
+            if ask && stormy {
+                storm_period.answer(found_period.is_some());
+            }
             tries -= 1;
             let Some((d, m, skip_to, end)) = found_period else {
                 return found + part((at, to), hits);

@@ -664,7 +664,9 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
     let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
     let classes = |v| classes(sieve, v);
     let (exact, mut count, mut flags, mut dropped) = (&sieve.exact, 0, 0, 0);
-    let storm = storm.filter(|_| STORM).map(|s| s.tables(sieve));
+    let storm = storm.filter(|_| STORM).map(Storm::tables);
+    // The step's run ends after and before the keyword, for the next step's drop.
+    let mut carried = Carried::default();
     // Byte `i` of `upk` selects byte `i + k` of a pair of registers (`vpermt2b`).
     // (Made here: loaded from a constant table in the slice's last step instead, they
     // left clean text 7 % slower in alternated builds, a difference of code layout.)
@@ -714,8 +716,9 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
         }
         let mut flagged = bw._mm512_test_epi8_mask(any, any) & keep;
         // A storm's drops first: what is left may not crowd the step.
-        if let Some(storm) = &storm {
-            let drop = storm.drops(sieve, vbmi, hay, p) & flagged;
+        if let Some(storm) = storm {
+            let drop =
+                storm.drops(sieve, vbmi, (hay, p), [raw, r1, r2, r3], &mut carried) & flagged;
             dropped += drop.count_ones() as usize;
             flagged &= !drop;
         }
@@ -765,6 +768,10 @@ pub(crate) struct Storm {
     /// a longer keyword that starts with it), ASCII-lowercased, compared in any case;
     /// at most [`PAIRS_AFTER`].
     pub after_pairs: Vec<[u8; 2]>,
+    /// The same in vector registers' form, made at the first scan (each scan made
+    /// them afresh: 5 % of a storm's time).
+    #[cfg(target_arch = "x86_64")]
+    pub simd: std::sync::OnceLock<StormTables>,
 }
 
 /// The most pairs of bytes after a storm's keyword a step compares (see
@@ -775,9 +782,10 @@ pub(crate) const PAIRS_AFTER: usize = 8;
 /// to 8 bytes, what the bytes of a step and the next one hold.
 pub(crate) const STORM_RUN: usize = LANES - 8;
 
-/// A [`Storm`]'s tables in registers, for one scan.
+/// A [`Storm`]'s tables as vectors.
 #[cfg(target_arch = "x86_64")]
-struct StormTables {
+#[derive(Clone, Debug)]
+pub(crate) struct StormTables {
     word: [__m512i; 8],
     fold: [__m512i; 8],
     len: usize,
@@ -795,8 +803,14 @@ struct StormTables {
 
 impl Storm {
     #[cfg(target_arch = "x86_64")]
-    fn tables(&self, sieve: &Sieve) -> StormTables {
-        let f = sieve.simd.avx512f;
+    fn tables(&self) -> &StormTables {
+        self.simd.get_or_init(|| self.make_tables())
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[cold]
+    fn make_tables(&self) -> StormTables {
+        let splat = |b: u8| bytemuck::cast::<[u8; 64], __m512i>([b; 64]);
         let table = |bits: &[u8; 32]| {
             let mut t = [0u8; 64];
             t[..32].copy_from_slice(bits);
@@ -805,8 +819,8 @@ impl Storm {
         let some = |bits: &[u8; 32]| bits.iter().any(|&b| b != 0).then(|| table(bits));
         let run = |bits: &[u8; 32], n: usize| (n > 0).then(|| (table(bits), n.min(STORM_RUN)));
         StormTables {
-            word: self.word.map(|b| f._mm512_set1_epi8(b as i8)),
-            fold: self.fold.map(|b| f._mm512_set1_epi8(b as i8)),
+            word: self.word.map(splat),
+            fold: self.fold.map(splat),
             len: self.len,
             ahead: run(&self.ends, self.n),
             back: run(&self.back_ends, self.back_n),
@@ -814,8 +828,8 @@ impl Storm {
             before: some(&self.before),
             after_pairs: std::array::from_fn(|i| {
                 let pair = self.after_pairs.get(i).copied().unwrap_or_default();
-                let [a, b] = pair.map(|c| f._mm512_set1_epi8(c as i8));
-                let [fa, fb] = pair.map(|c| f._mm512_set1_epi8(fold_of(c) as i8));
+                let [a, b] = pair.map(splat);
+                let [fa, fb] = pair.map(|c| splat(fold_of(c)));
                 [a, fa, b, fb]
             }),
             pairs: self.after_pairs.len().min(PAIRS_AFTER),
@@ -864,6 +878,16 @@ pub(crate) fn fold_of(c: u8) -> u8 {
     }
 }
 
+#[cfg(target_arch = "x86_64")]
+/// What a step's storm drop found of the next step's bytes: where that step starts,
+/// and which of its bytes end the run after the keyword and the run before it.
+#[derive(Clone, Copy, Default)]
+struct Carried {
+    at: Option<usize>,
+    ahead: u64,
+    back: u64,
+}
+
 /// Whether the step from `p` holds every byte a [`Storm`] reads: the step's bytes and
 /// the next step's, the keyword's length past them, with `before` the byte before,
 /// and with `back` the step before.
@@ -875,9 +899,20 @@ fn whole_storm(hay: &[u8], p: usize, before: bool, back: bool) -> bool {
 impl StormTables {
     /// The positions of the step from `p` of `hay` whose hit is dropped, as bits; none
     /// where the step does not hold every byte this reads (see [`whole_storm`]).
+    /// `first` holds the step's bytes from each of its first four positions on (the
+    /// sieve's own loads); `carried`, what the step before found of this one's bytes
+    /// (updated for the next).
     #[inline(always)]
-    fn drops(&self, sieve: &Sieve, vbmi: Vbmi, hay: &[u8], p: usize) -> u64 {
+    fn drops(
+        &self,
+        sieve: &Sieve,
+        vbmi: Vbmi,
+        (hay, p): (&[u8], usize),
+        first: [__m512i; 4],
+        carried: &mut Carried,
+    ) -> u64 {
         if !whole_storm(hay, p, self.before.is_some(), self.back.is_some()) {
+            *carried = Carried::default();
             return 0;
         }
         let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
@@ -889,16 +924,30 @@ impl StormTables {
         };
         let mut occurs = u64::MAX;
         for j in 0..self.len {
-            let v = f._mm512_or_si512(at(p + j), self.fold[j]);
+            let v = first.get(j).copied().unwrap_or_else(|| at(p + j));
+            let v = f._mm512_or_si512(v, self.fold[j]);
             occurs &= bw._mm512_cmpeq_epi8_mask(v, self.word[j]);
         }
-        if occurs == 0 {
-            return 0;
-        }
+        // This step's run ends, as the step before found them where it did.
+        let (ahead_here, back_here) = match *carried {
+            Carried {
+                at: Some(at),
+                ahead,
+                back,
+            } if at == p => (Some(ahead), Some(back)),
+            _ => (None, None),
+        };
+        *carried = Carried {
+            at: Some(p + LANES),
+            ..Carried::default()
+        };
         let mut drops = occurs;
         if let Some((ends, n)) = self.ahead {
             // Bit `i`: a byte that ends the run at `p + i` or in the `n` bytes from it.
-            let ends = u128::from(of(at(p), ends)) | u128::from(of(at(p + LANES), ends)) << 64;
+            let here = ahead_here.unwrap_or_else(|| of(first[0], ends));
+            let next = of(at(p + LANES), ends);
+            carried.ahead = next;
+            let ends = u128::from(here) | u128::from(next) << 64;
             let (mut window, mut k) = (ends, 1);
             while 2 * k <= n {
                 window |= window >> k;
@@ -910,7 +959,10 @@ impl StormTables {
         if let Some((ends, n)) = self.back {
             // Bit `j`: a byte that ends the run at `p - 64 + j` or in the `n` bytes
             // before it; bit `63 + i`, in the `n` bytes before `p + i`.
-            let ends = u128::from(of(at(p - LANES), ends)) | u128::from(of(at(p), ends)) << 64;
+            let before = back_here.unwrap_or_else(|| of(at(p - LANES), ends));
+            let here = of(first[0], ends);
+            carried.back = here;
+            let ends = u128::from(before) | u128::from(here) << 64;
             let (mut window, mut k) = (ends, 1);
             while 2 * k <= n {
                 window |= window << k;
@@ -1514,6 +1566,8 @@ mod tests {
                 after: class(b"x"),
                 before: class(b"$"),
                 after_pairs: vec![*b"ab", *b"_:", *b"9z"],
+                #[cfg(target_arch = "x86_64")]
+                simd: Default::default(),
             };
             let span = (at.min(hay.len()), at + len);
             let mut stormed = Vec::new();
