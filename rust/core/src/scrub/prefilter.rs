@@ -21,7 +21,9 @@
 //! and any slice when SIMD is missing, are walked byte by byte through one
 //! case-insensitive Aho-Corasick DFA instead (see [`Walk`]), which reports exactly the
 //! same hits and, from the state it ends in, how much of the slice's end could still
-//! become a keyword.
+//! become a keyword. Stretches dense with hits are walked too, each hit asked its
+//! keyword's gate; a storm of one keyword that does not repeat goes back to the sieve,
+//! which drops its hits that cannot match 64 at a time (see [`Dense::storm`]).
 //! Literal forms are exact and have an automaton of their own.
 
 use aho_corasick::automaton::Automaton;
