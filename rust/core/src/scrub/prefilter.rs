@@ -893,14 +893,9 @@ impl Dense {
         };
         let none = |n: usize| if n == usize::MAX { 0 } else { n };
         let mut word = [0u8; 8];
-        let mut fold = [0u8; 8];
         word[..len].copy_from_slice(kw);
-        for (f, &b) in fold.iter_mut().zip(kw.iter()) {
-            *f = if b.is_ascii_lowercase() { 0x20 } else { 0 };
-        }
         Some(Storm {
             word,
-            fold,
             len,
             ends: ends(&run),
             n: none(n),

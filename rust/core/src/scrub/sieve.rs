@@ -751,10 +751,9 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
 /// before any is looked up: in a storm of `ghp_` and one random byte each, all of them.
 #[derive(Clone, Debug)]
 pub(crate) struct Storm {
-    /// The keyword (up to 8 bytes), ASCII-lowercased, and per byte 0x20 where it is a
-    /// letter (compared with that bit set).
+    /// The keyword (up to 8 bytes), ASCII-lowercased: each byte compared with the
+    /// text's with [`fold_of`] it set, in any case.
     pub word: [u8; 8],
-    pub fold: [u8; 8],
     pub len: usize,
     /// Bytes that end the run after the keyword (bit `b % 8` of byte `b / 8`), and how
     /// far after it one must come (at most [`STORM_RUN`]; 0: no run is read).
@@ -796,7 +795,7 @@ pub(crate) struct StormTables {
     back: Option<(__m512i, usize)>,
     after: Option<__m512i>,
     before: Option<__m512i>,
-    /// Per pair: its two bytes and the bits their compare sets (see [`Storm::fold`]);
+    /// Per pair: its two bytes and the bits their compare sets (see [`fold_of`]);
     /// the first `pairs` are the storm's.
     after_pairs: [[__m512i; 4]; PAIRS_AFTER],
     pairs: usize,
@@ -823,7 +822,7 @@ impl Storm {
         let run = |bits: &[u8; 32], n: usize| (n > 0).then(|| (table(bits), n.min(STORM_RUN)));
         StormTables {
             word: self.word.map(splat),
-            fold: self.fold.map(splat),
+            fold: self.word.map(|c| splat(fold_of(c))),
             len: self.len,
             ahead: run(&self.ends, self.n),
             back: run(&self.back_ends, self.back_n),
@@ -859,7 +858,8 @@ impl Storm {
         let has = |bits: &[u8; 32], b: u8| bits[usize::from(b / 8)] >> (b % 8) & 1 == 1;
         let n = self.n.min(STORM_RUN);
         let back_n = self.back_n.min(STORM_RUN).min(at);
-        let occurs = (0..self.len).all(|j| hay[at + j] | self.fold[j] == self.word[j]);
+        let word = &self.word;
+        let occurs = (0..self.len).all(|j| hay[at + j] | fold_of(word[j]) == word[j]);
         let ahead = self.n == 0 || (0..n).any(|j| has(&self.ends, hay[at + self.len + j]));
         let back = self.back_n == 0 || (1..=back_n).any(|j| has(&self.back_ends, hay[at - j]));
         let (next, second) = (hay[at + self.len], hay[at + self.len + 1]);
@@ -873,7 +873,7 @@ impl Storm {
 
 /// What a storm's compare sets in a byte of text before comparing it with lowercase
 /// `c`: 0x20 where `c` is a letter, so that both cases compare equal.
-pub(crate) fn fold_of(c: u8) -> u8 {
+fn fold_of(c: u8) -> u8 {
     if c.is_ascii_lowercase() {
         0x20
     } else {
@@ -1560,7 +1560,6 @@ mod tests {
             };
             let storm = Storm {
                 word: *b"ghp_\0\0\0\0",
-                fold: [0x20, 0x20, 0x20, 0, 0, 0, 0, 0],
                 len: 4,
                 ends: class(b"_:/$-. @"),
                 n: n % 60,
