@@ -519,8 +519,11 @@ def test_a_signal_closes_the_stream_and_ends_the_run_cancelled(home, sig, code):
     with FakeServer([script]) as srv:
         cmd = [*ITERON, "run", "--output-format", "stream-json", "--model-url", srv.url,
                "--model", "m", "task"]  # fmt: skip
+        # Unbuffered: communicate() reads the pipe itself, so a line read ahead into a
+        # buffer by readline() would be missing from what it returns.
         proc = subprocess.Popen(
             cmd,
+            bufsize=0,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             env={**os.environ, "ITERON_HOME": str(home)},
