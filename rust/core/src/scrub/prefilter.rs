@@ -1025,17 +1025,25 @@ impl Dense {
                 // (its answer kept with the window it read): only a longer one is
                 // compared here.
                 let kind = back >> CASED;
-                if sig >= at && sig < to && (kind <= compared || self.spelled(walk, text, k, start))
-                {
-                    let opens = match recent.as_mut() {
-                        None => Some(true),
-                        Some(r) => r.opens(k, text, start, len as usize),
-                    };
-                    // Misspelled: no hit, for a keyword found as written.
-                    found += usize::from(opens.is_some() || kind == 0);
-                    if opens == Some(true) {
-                        push_sorted(hits, first, (k, start));
-                    }
+                if sig < at || sig >= to {
+                    continue;
+                }
+                if kind > compared && !self.spelled(walk, text, k, start) {
+                    top.misspelled += 1;
+                    continue;
+                }
+                let opens = match recent.as_mut() {
+                    None => Some(true),
+                    Some(r) => r.opens(k, text, start, len as usize),
+                };
+                // Misspelled: no hit, for a keyword found as written.
+                if opens.is_some() || kind == 0 {
+                    found += 1;
+                } else {
+                    top.misspelled += 1;
+                }
+                if opens == Some(true) {
+                    push_sorted(hits, first, (k, start));
                 }
             }
         }
@@ -1052,6 +1060,10 @@ impl Dense {
 struct Top {
     keyword: u32,
     dropped: u32,
+    /// Hits of keywords found as written that were not spelled so (`akia` for AWS's
+    /// `AKIA`): each a stop of a Teddy searcher, which finds them on the lowercased
+    /// copy.
+    misspelled: usize,
 }
 
 impl Top {
@@ -2143,7 +2155,13 @@ impl Prefilter {
             .filter(|_| gated)
             .map(|gates| Gating { gates, kill });
         let mut hits = Vec::new();
-        let space = (&mut hits, &mut Default::default(), &mut Vec::new());
+        let misspelled = std::cell::Cell::new(0);
+        let space = (
+            &mut hits,
+            &mut Default::default(),
+            &mut Vec::new(),
+            &misspelled,
+        );
         let block = (at, text.len());
         let carry = (
             &mut Period::default(),
@@ -2153,6 +2171,26 @@ impl Prefilter {
         self.dense_block(dense, text, gates, block, space, carry);
         hits.sort_unstable_by_key(|&(k, h)| (h, k));
         hits
+    }
+
+    /// Whether the keywords are searched by the sieve (this CPU has AVX-512) rather
+    /// than Teddy's searchers (tests: where blocks start and how small slices are
+    /// read differ).
+    #[cfg(test)]
+    pub(crate) fn has_sieve(&self) -> bool {
+        self.keywords.as_ref().is_some_and(|k| k.sieve.is_some())
+    }
+
+    /// The bytes a large slice's first scan reads before its hits are counted (and
+    /// the scan may stop, or go dense): one block through the sieve, four through
+    /// Teddy (each call has a cost of its own) (tests).
+    #[cfg(test)]
+    pub(crate) fn first_read(&self) -> usize {
+        if self.has_sieve() {
+            BLOCK
+        } else {
+            4 * BLOCK
+        }
     }
 
     /// Every keyword, as given to [`Prefilter::new`] (tests).
@@ -2316,10 +2354,14 @@ impl Prefilter {
                         let gates = (dense.gates.as_ref())
                             .filter(|_| gated)
                             .map(|gates| Gating { gates, kill });
-                        let space = (&mut *hits, &mut *chains, &mut *short);
+                        let misspelled = std::cell::Cell::new(0);
+                        let space = (&mut *hits, &mut *chains, &mut *short, &misspelled);
                         let block = (at, to);
                         let carry = (&mut *period, &mut *runs, &mut *storm);
-                        found = Some(self.dense_block(dense, hay, gates, block, space, carry));
+                        let n = self.dense_block(dense, hay, gates, block, space, carry);
+                        // Teddy stops at a keyword found as written in any case: a
+                        // block dense with those stays with the walk.
+                        found = Some(n + if sieve.is_none() { misspelled.get() } else { 0 });
                         // Its parts may interleave where one ends (see `dense_block`).
                         sort_by_start(&mut hits[before..]);
                     } else {
@@ -2541,7 +2583,12 @@ impl Prefilter {
         hay: &[u8],
         gates: Option<Gating<'_>>,
         (at, to): (usize, usize),
-        (hits, chains, short): (&mut Vec<Hit>, &mut Chains, &mut Vec<Hit>),
+        (hits, chains, short, misspelled): (
+            &mut Vec<Hit>,
+            &mut Chains,
+            &mut Vec<Hit>,
+            &std::cell::Cell<usize>,
+        ),
         (period, runs, storm): (&mut Period, &mut Runs, &mut StormState),
     ) -> usize {
         let sieve = (self.keywords.as_ref()).and_then(|k| k.sieve.as_ref());
@@ -2583,6 +2630,7 @@ impl Prefilter {
             let n = stormed.unwrap_or_else(|| {
                 let mut top = Top::default();
                 let n = dense.find(&self.walk, hay, gates, (a, b), (hits, chains, &mut top));
+                misspelled.set(misspelled.get() + top.misspelled);
                 // (A period's part, between copies, is no storm.)
                 if b - a >= STORM_PART
                     && top.dropped as usize * STORM_EVERY >= b - a
@@ -3381,6 +3429,36 @@ mod tests {
         let upper = runs.to_ascii_uppercase();
         let (found, _) = c.find(&upper, (0, upper.len()), true, |_, _| {});
         assert!(found >= 3900, "{found} found");
+    }
+
+    /// Without the sieve, a storm of a keyword found as written, in the other case
+    /// (`akia`, then a byte of no period), stays with the walk: Teddy reads the
+    /// lowercased copy and would stop at each one. With no hit found, a block counted
+    /// only its hits and handed the next four back to Teddy.
+    #[test]
+    fn misspelled_storms_stay_with_the_walk_without_the_sieve() {
+        let (keywords, exact) = cased_keywords();
+        let pre = Prefilter::without_sieve_cased(&keywords, &exact);
+        if pre.keywords.as_ref().is_none_or(|k| k.searchers.is_empty()) {
+            return; // no SIMD: every slice is walked
+        }
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut storm = Vec::new();
+        while storm.len() < 6 * BLOCK {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            storm.extend_from_slice(b"akia");
+            storm.push(b"aZ09_-.:= "[(x % 10) as usize]);
+        }
+        // Ended at each block: a storm the walk left goes on with Teddy.
+        for blocks in 5..=6 {
+            let storm = &storm[..blocks * BLOCK];
+            let (mut hits, mut dense) = (Vec::new(), false);
+            pre.find(storm, &mut Scratch::default(), &mut hits, &mut dense);
+            assert_eq!(hits, []);
+            assert!(dense, "after {blocks} blocks, the storm went back to Teddy");
+        }
     }
 
     #[test]

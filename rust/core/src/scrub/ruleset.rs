@@ -1915,9 +1915,9 @@ mod tests {
                 asked.set(0);
                 let mut hits = gated_hits(pre, &text, &mut scratch, &judge);
                 let read = asked.get();
-                // Hits are compared from the third block on (the first is read
-                // through the sieve, whose hits are all reported).
-                let from = 2 * block;
+                // Hits are compared from the block after the one past the first
+                // read (whose hits are all reported: see `Prefilter::first_read`).
+                let from = pre.first_read() + block;
                 hits.retain(|&(_, at)| at >= from);
                 let mut want = opened_hits(pre, &text, from, Some(&judge));
                 want.retain(|&(_, at)| at >= from);
@@ -2052,7 +2052,7 @@ mod tests {
                 let in_runs = scratch.runs.hits().count();
                 hits.extend(scratch.runs.hits());
                 hits.sort_unstable_by_key(|&(k, h)| (h, k));
-                let from = 2 * block;
+                let from = pre.first_read() + block;
                 hits.retain(|&(_, at)| at >= from);
                 let mut kept = opened_hits(pre, &text, from, Some(&judge));
                 let mut opened = opened_hits(pre, &text, from, None);
@@ -2099,7 +2099,9 @@ mod tests {
     /// written first in small slices, whose sieve steps are not asked their case (they
     /// count as crowded, and the slices after them are walked), then in one large
     /// slice: that slice starts dense, finds no hit, and leaves dense blocks, guarded
-    /// hits included (a misspelled hit is none, whatever its guard says).
+    /// hits included (a misspelled hit is none, whatever its guard says). Without the
+    /// sieve, small slices are walked (none is crowded), and the large slice ends in
+    /// dense blocks: Teddy, on a lowercased copy, would stop at each `akia`.
     #[test]
     fn a_storm_in_the_other_case_leaves_a_dense_start() {
         let set = RuleSet::builtin();
@@ -2128,11 +2130,15 @@ mod tests {
             assert!(hits.is_empty(), "{hits:?}");
             at += 32;
         }
-        assert!(dense, "the small slices were crowded");
+        let sieve = pre.has_sieve();
+        assert_eq!(dense, sieve, "the small slices were crowded: {dense}");
         let mut hits = Vec::new();
         pre.find_gated(&text[at..], &mut scratch, &mut hits, &mut dense, gated);
         assert!(hits.is_empty(), "{hits:?}");
-        assert!(!dense, "the large slice ends in dense blocks");
+        assert_eq!(
+            dense, !sieve,
+            "the large slice ends in dense blocks: {dense}"
+        );
     }
 
     /// A token printed again and again, each copy run into the next (no key: the next
@@ -2169,8 +2175,8 @@ mod tests {
             pre.find_gated(text, &mut scratch, &mut hits, &mut dense, gated);
             assert_eq!(dense, dense_after);
             if dense_after {
-                // The first block's, sparse, and none after it.
-                let first = crate::scrub::prefilter::BLOCK.div_ceil(unit.len());
+                // The first read's, sparse, and none after it.
+                let first = pre.first_read().div_ceil(unit.len());
                 assert!(hits.len() <= hits_of(first), "{} hits", hits.len());
                 assert!(asked.get() <= 40, "{} judged", asked.get());
             } else {

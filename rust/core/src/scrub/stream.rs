@@ -2803,7 +2803,7 @@ mod tests {
     /// A scan stops after the prefilter block in which its hits reach [`MOST`] and
     /// resolves them before it reads on: in storms whose every repetition matches
     /// (`pwd=` overflows), or dies (`sk-`), or holds no keyword, a keyword or
-    /// credential placed across each byte of the first block's end (where the first
+    /// credential placed across each byte of the first read's end (where the first
     /// scan stops) is redacted as plain feeding, which scans to the end, redacts it.
     /// The `before` run of `-us`, a context match whose secret is a token (named
     /// after the token's rule, which fails if the token's hit is not waited for) and
@@ -2826,12 +2826,13 @@ mod tests {
         ];
         let literal = b"a-registered-value-42".to_vec();
         let set = Arc::new(RuleSet::new(&[], &[literal], "[REDACTED:{rule}]").unwrap());
+        let first = set.prefilter.first_read();
         let mut stopped = 0;
         for storm in storms {
-            let text: Vec<u8> = storm.bytes().cycle().take(3 * BLOCK).collect();
+            let text: Vec<u8> = storm.bytes().cycle().take(first + 2 * BLOCK).collect();
             for insert in inserts {
                 for back in 0..insert.len() + 8 {
-                    let at = BLOCK - back;
+                    let at = first - back;
                     let mut t = text.clone();
                     t.splice(at..at, insert.bytes());
                     let plain = scrubbed_by(set.clone(), &t, t.len(), true);
