@@ -2173,20 +2173,12 @@ impl Prefilter {
         hits
     }
 
-    /// Whether the keywords are searched by the sieve (this CPU has AVX-512) rather
-    /// than Teddy's searchers (tests: where blocks start and how small slices are
-    /// read differ).
-    #[cfg(test)]
-    pub(crate) fn has_sieve(&self) -> bool {
-        self.keywords.as_ref().is_some_and(|k| k.sieve.is_some())
-    }
-
     /// The bytes a large slice's first scan reads before its hits are counted (and
     /// the scan may stop, or go dense): one block through the sieve, four through
     /// Teddy (each call has a cost of its own) (tests).
     #[cfg(test)]
     pub(crate) fn first_read(&self) -> usize {
-        if self.has_sieve() {
+        if self.sieved() {
             BLOCK
         } else {
             4 * BLOCK

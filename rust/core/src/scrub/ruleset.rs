@@ -2130,7 +2130,7 @@ mod tests {
             assert!(hits.is_empty(), "{hits:?}");
             at += 32;
         }
-        let sieve = pre.has_sieve();
+        let sieve = pre.sieved();
         assert_eq!(dense, sieve, "the small slices were crowded: {dense}");
         let mut hits = Vec::new();
         pre.find_gated(&text[at..], &mut scratch, &mut hits, &mut dense, gated);
