@@ -3425,8 +3425,8 @@ mod tests {
 
     /// Without the sieve, a storm of a keyword found as written, in the other case
     /// (`akia`, then a byte of no period), stays with the walk: Teddy reads the
-    /// lowercased copy and would stop at each one. With no hit found, a block counted
-    /// only its hits and handed the next four back to Teddy.
+    /// lowercased copy and would stop at each one. A block that counted its hits alone
+    /// would find none, and hand the next four blocks back to Teddy.
     #[test]
     fn misspelled_storms_stay_with_the_walk_without_the_sieve() {
         let (keywords, exact) = cased_keywords();
