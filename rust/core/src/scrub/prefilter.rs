@@ -695,6 +695,9 @@ const BACK: u32 = 0xffff;
 const CASED: u32 = 16;
 
 pub(crate) const BLOCK: usize = 4096;
+/// What one call of Teddy's searchers reads of a slice that is not dense: four blocks
+/// (each call has a cost of its own).
+const TEDDY_READ: usize = 4 * BLOCK;
 /// A dense part whose gates drop a hit of one keyword every this many bytes or more
 /// is read as a storm of it (see [`Prefilter::storm_part`]), while its bulk drop keeps
 /// dropping as many.
@@ -2155,13 +2158,7 @@ impl Prefilter {
             .filter(|_| gated)
             .map(|gates| Gating { gates, kill });
         let mut hits = Vec::new();
-        let misspelled = std::cell::Cell::new(0);
-        let space = (
-            &mut hits,
-            &mut Default::default(),
-            &mut Vec::new(),
-            &misspelled,
-        );
+        let space = (&mut hits, &mut Default::default(), &mut Vec::new(), &mut 0);
         let block = (at, text.len());
         let carry = (
             &mut Period::default(),
@@ -2174,14 +2171,14 @@ impl Prefilter {
     }
 
     /// The bytes a large slice's first scan reads before its hits are counted (and
-    /// the scan may stop, or go dense): one block through the sieve, four through
-    /// Teddy (each call has a cost of its own) (tests).
+    /// the scan may stop, or go dense): one block through the sieve, [`TEDDY_READ`]
+    /// through Teddy (tests).
     #[cfg(test)]
     pub(crate) fn first_read(&self) -> usize {
         if self.sieved() {
             BLOCK
         } else {
-            4 * BLOCK
+            TEDDY_READ
         }
     }
 
@@ -2328,7 +2325,7 @@ impl Prefilter {
                         // After a probe, the rest of its block.
                         (at / BLOCK + 1) * BLOCK
                     } else {
-                        at + 4 * BLOCK
+                        at + TEDDY_READ
                     }
                     .min(hay.len());
                     // A remainder too short to judge density by (the few bytes a scan
@@ -2346,14 +2343,14 @@ impl Prefilter {
                         let gates = (dense.gates.as_ref())
                             .filter(|_| gated)
                             .map(|gates| Gating { gates, kill });
-                        let misspelled = std::cell::Cell::new(0);
-                        let space = (&mut *hits, &mut *chains, &mut *short, &misspelled);
+                        let mut misspelled = 0;
+                        let space = (&mut *hits, &mut *chains, &mut *short, &mut misspelled);
                         let block = (at, to);
                         let carry = (&mut *period, &mut *runs, &mut *storm);
                         let n = self.dense_block(dense, hay, gates, block, space, carry);
                         // Teddy stops at a keyword found as written in any case: a
                         // block dense with those stays with the walk.
-                        found = Some(n + if sieve.is_none() { misspelled.get() } else { 0 });
+                        found = Some(n + if sieve.is_none() { misspelled } else { 0 });
                         // Its parts may interleave where one ends (see `dense_block`).
                         sort_by_start(&mut hits[before..]);
                     } else {
@@ -2575,12 +2572,7 @@ impl Prefilter {
         hay: &[u8],
         gates: Option<Gating<'_>>,
         (at, to): (usize, usize),
-        (hits, chains, short, misspelled): (
-            &mut Vec<Hit>,
-            &mut Chains,
-            &mut Vec<Hit>,
-            &std::cell::Cell<usize>,
-        ),
+        (hits, chains, short, misspelled): (&mut Vec<Hit>, &mut Chains, &mut Vec<Hit>, &mut usize),
         (period, runs, storm): (&mut Period, &mut Runs, &mut StormState),
     ) -> usize {
         let sieve = (self.keywords.as_ref()).and_then(|k| k.sieve.as_ref());
@@ -2622,7 +2614,7 @@ impl Prefilter {
             let n = stormed.unwrap_or_else(|| {
                 let mut top = Top::default();
                 let n = dense.find(&self.walk, hay, gates, (a, b), (hits, chains, &mut top));
-                misspelled.set(misspelled.get() + top.misspelled);
+                *misspelled += top.misspelled;
                 // (A period's part, between copies, is no storm.)
                 if b - a >= STORM_PART
                     && top.dropped as usize * STORM_EVERY >= b - a
@@ -3298,6 +3290,23 @@ fn frequency(b: u8) -> f64 {
     }
 }
 
+/// `unit`, then a byte of `aZ09_-.:= ` picked by a seeded xorshift, again and again to
+/// at least `size` bytes: a storm that does not repeat, as the core's integration
+/// tests make them (tests).
+#[cfg(test)]
+pub(crate) fn varied_storm(unit: &[u8], size: usize) -> Vec<u8> {
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut text = Vec::with_capacity(size + unit.len() + 1);
+    while text.len() < size {
+        text.extend_from_slice(unit);
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        text.push(b"aZ09_-.:= "[(x % 10) as usize]);
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -3434,15 +3443,7 @@ mod tests {
         if pre.keywords.as_ref().is_none_or(|k| k.searchers.is_empty()) {
             return; // no SIMD: every slice is walked
         }
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut storm = Vec::new();
-        while storm.len() < 6 * BLOCK {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            storm.extend_from_slice(b"akia");
-            storm.push(b"aZ09_-.:= "[(x % 10) as usize]);
-        }
+        let storm = varied_storm(b"akia", 6 * BLOCK);
         // Ended at each block: a storm the walk left goes on with Teddy.
         for blocks in 5..=6 {
             let storm = &storm[..blocks * BLOCK];

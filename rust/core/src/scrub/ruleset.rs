@@ -2106,15 +2106,7 @@ mod tests {
     fn a_storm_in_the_other_case_leaves_a_dense_start() {
         let set = RuleSet::builtin();
         let pre = &set.prefilter;
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let mut text = Vec::new();
-        while text.len() < 1 << 16 {
-            text.extend_from_slice(b"akia");
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            text.push(b"aZ09_-.:= "[(x % 10) as usize]);
-        }
+        let text = crate::scrub::prefilter::varied_storm(b"akia", 1 << 16);
         let mut scratch = crate::scrub::prefilter::Scratch::default();
         let (mut dense, mut at) = (false, 0);
         let gated = (true, None, usize::MAX);

@@ -2626,18 +2626,8 @@ mod tests {
     #[test]
     fn storms_that_do_not_repeat_are_dropped_in_bulk() {
         let set = RuleSet::builtin();
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        let text: Vec<u8> = (0..6000)
-            .flat_map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                b"ghp_"
-                    .iter()
-                    .copied()
-                    .chain([STORM_BYTES[(x % 10) as usize]])
-            })
-            .collect();
+        // 6000 hits.
+        let text = crate::scrub::prefilter::varied_storm(b"ghp_", 6000 * 5);
         let (s, (out, _)) = scrubber_after(set.clone(), &text, 65536, false);
         assert_eq!(out, scrubbed(&text, text.len(), true));
         if set.prefilter.storms_in_bulk() {
