@@ -3,7 +3,8 @@
 //! encodings (`literal`), the placeholder guard of context rules (`guard`), the
 //! stream state as bytes for another process (`snapshot`), many rows of
 //! consecutive streams in one call (`rows`), how far an overflow swallows
-//! (`swallow`) and the byte permutes of the sieve (`vbmi`, the crate's one `unsafe`).
+//! (`swallow`), the byte permutes of the sieve (`vbmi`, the crate's one `unsafe`) and a
+//! storm's drop where there is no sieve (`storm_drop`).
 
 mod guard;
 mod literal;
@@ -15,6 +16,7 @@ mod ruleset;
 mod sieve;
 mod snapshot;
 mod span;
+mod storm_drop;
 mod stream;
 mod swallow;
 #[cfg(target_arch = "x86_64")]

@@ -23,7 +23,9 @@
 //! same hits and, from the state it ends in, how much of the slice's end could still
 //! become a keyword. Stretches dense with hits are walked too, each hit asked its
 //! keyword's gate; a storm of one keyword that does not repeat goes back to the sieve,
-//! which drops its hits that cannot match 64 at a time (see [`Dense::storm`]).
+//! which drops its hits that cannot match 64 at a time (see [`Dense::storm`]), or,
+//! where there is no sieve, is walked with those hits dropped by AVX2's bits of the
+//! same drop, their gates not asked (see [`Dense::storm_drops`]).
 //! Literal forms are exact and have an automaton of their own.
 
 use aho_corasick::automaton::Automaton;
@@ -623,6 +625,28 @@ struct Dense {
     /// 8 bytes, only the longer keywords are compared here: in a storm of `sk-` the
     /// word compared again cost ~28 instructions a hit, 12 % of the storm's time.
     cased: Vec<(u64, u64, bool)>,
+    /// Where the CPU has AVX2: a storm's drop where there is no sieve (see
+    /// [`super::storm_drop`]).
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<pulp::x86::V3>,
+}
+
+/// The hits of a storm's keyword `k` that cannot match in a dense part (see
+/// [`super::storm_drop`]): at `from + i` for each bit `i` of `bits`.
+#[derive(Clone, Copy)]
+struct Drops<'a> {
+    k: u32,
+    from: usize,
+    bits: &'a [u64],
+}
+
+impl Drops<'_> {
+    /// Whether keyword `k`'s hit at `at` is dropped.
+    #[inline(always)]
+    fn drops(&self, k: u32, at: usize) -> bool {
+        let i = at.wrapping_sub(self.from);
+        k == self.k && (self.bits.get(i / 64)).is_some_and(|w| w >> (i % 64) & 1 == 1)
+    }
 }
 
 /// The most bytes before a hit's start that the gate of a keyword with `source` reads:
@@ -758,7 +782,43 @@ impl Dense {
                     }
                 })
                 .collect(),
+            #[cfg(target_arch = "x86_64")]
+            avx2: pulp::x86::V3::try_new(),
         }
+    }
+
+    /// The drops of a storm of keyword `k` in the dense part `at..to` of `text`, in
+    /// `space`, where the CPU has AVX2 and the storm a drop (see
+    /// [`super::storm_drop`]).
+    fn storm_drops<'s>(
+        &self,
+        k: u32,
+        patterns: &[Vec<u8>],
+        text: &[u8],
+        (at, to): (usize, usize),
+        space: &'s mut Vec<u64>,
+    ) -> Option<Drops<'s>> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(simd) = self.avx2 {
+            let storm = self.storm(k, patterns)?;
+            super::storm_drop::drops(simd, storm, text, (at, to), space);
+            return Some(Drops {
+                k,
+                from: at,
+                bits: space,
+            });
+        }
+        let _ = (k, patterns, text, at, to, space);
+        None
+    }
+
+    /// Whether a storm's hits can be dropped in bulk without the sieve (see
+    /// [`Dense::storm_drops`]).
+    fn drops_storms(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return self.avx2.is_some();
+        #[cfg(not(target_arch = "x86_64"))]
+        return false;
     }
 
     /// Of `hits`: the most bytes before its signature that a hit's gate reads (its
@@ -937,8 +997,7 @@ impl Dense {
     fn find(
         &self,
         walk: &Walk,
-        text: &[u8],
-        gates: Option<Gating<'_>>,
+        (text, gates, drops): (&[u8], Option<Gating<'_>>, Option<Drops<'_>>),
         (at, to): (usize, usize),
         (hits, chains, top): (&mut Vec<Hit>, &mut Chains, &mut Top),
     ) -> usize {
@@ -950,7 +1009,7 @@ impl Dense {
         while at < to {
             let end = to.min(at.saturating_add(piece));
             let space = (&mut *hits, first, &mut *top);
-            found += self.find_piece(walk, (text, gates), (at, end), space, chains);
+            found += self.find_piece(walk, (text, gates, drops), (at, end), space, chains);
             at = end;
         }
         found
@@ -960,7 +1019,7 @@ impl Dense {
     fn find_piece(
         &self,
         walk: &Walk,
-        (text, gates): (&[u8], Option<Gating<'_>>),
+        (text, gates, drops): (&[u8], Option<Gating<'_>>, Option<Drops<'_>>),
         (at, to): (usize, usize),
         (hits, first, top): (&mut Vec<Hit>, usize, &mut Top),
         chains: &mut Chains,
@@ -968,7 +1027,7 @@ impl Dense {
         let from = at.saturating_sub(self.longest - 1);
         let stop = (to + self.longest - 1).min(text.len());
         let hay = &text[from..stop];
-        let gated = (text, gates);
+        let gated = (text, gates, drops);
         let mut found = 0;
         if walk.records(hay, RECORD) {
             let (n, _) = walk.record::<CHAINS, RECORD>(hay, chains);
@@ -1009,7 +1068,7 @@ impl Dense {
         base: usize,
         (at, to): (usize, usize),
         (hits, first, top): (&mut Vec<Hit>, usize, &mut Top),
-        (text, gates): (&[u8], Option<Gating<'_>>),
+        (text, gates, drops): (&[u8], Option<Gating<'_>>, Option<Drops<'_>>),
     ) -> usize {
         let mut recent = gates.map(Recent::new);
         let compared = u32::from(recent.is_some());
@@ -1029,6 +1088,10 @@ impl Dense {
                 // compared here.
                 let kind = back >> CASED;
                 if sig < at || sig >= to {
+                    continue;
+                }
+                if drops.is_some_and(|d| d.drops(k, start)) {
+                    (found, top.bulk) = (found + 1, top.bulk + 1);
                     continue;
                 }
                 if kind > compared && !self.spelled(walk, text, k, start) {
@@ -1067,6 +1130,8 @@ struct Top {
     /// `AKIA`): each a stop of a Teddy searcher, which finds them on the lowercased
     /// copy.
     misspelled: usize,
+    /// Hits of a storm dropped in bulk (see [`Dense::storm_drops`]).
+    bulk: usize,
 }
 
 impl Top {
@@ -1572,6 +1637,9 @@ pub(crate) struct StormState {
     /// While there is one, when a dense block looks for a period (a storm that does
     /// not repeat has none: looked for twice a block, that was a tenth of its time).
     period: Backoff,
+    /// Space for the drops of a dense part where there is no sieve (see
+    /// [`Dense::storm_drops`]).
+    drops: Vec<u64>,
     /// Tests only: the hits dropped in bulk.
     #[cfg(test)]
     pub(crate) dropped: usize,
@@ -2098,7 +2166,11 @@ impl Prefilter {
     #[cfg(test)]
     pub(crate) fn storms_in_bulk(&self) -> bool {
         self.keywords.as_ref().is_some_and(|k| {
-            k.dense.gates.is_some() && k.sieve.as_ref().is_some_and(|(s, _)| s.by_bytes())
+            k.dense.gates.is_some()
+                && match &k.sieve {
+                    Some((s, _)) => s.by_bytes(),
+                    None => k.dense.drops_storms(),
+                }
         })
     }
 
@@ -2579,6 +2651,7 @@ impl Prefilter {
         let StormState {
             keyword: storm,
             period: storm_period,
+            drops: storm_drops,
             #[cfg(test)]
                 dropped: storm_dropped,
         } = storm;
@@ -2613,13 +2686,36 @@ impl Prefilter {
             };
             let n = stormed.unwrap_or_else(|| {
                 let mut top = Top::default();
-                let n = dense.find(&self.walk, hay, gates, (a, b), (hits, chains, &mut top));
+                // Without the sieve, the walk drops a storm's hits that cannot match
+                // by the bits of its drop, their gates not asked.
+                let drops = match (storm.get(), sieve, gates) {
+                    (Some(k), None, Some(_)) if b - a >= STORM_PART => {
+                        dense.storm_drops(k, &self.patterns, hay, (a, b), storm_drops)
+                    }
+                    _ => None,
+                };
+                let stormy = drops.is_some();
+                let n = dense.find(
+                    &self.walk,
+                    (hay, gates, drops),
+                    (a, b),
+                    (hits, chains, &mut top),
+                );
                 *misspelled += top.misspelled;
+                #[cfg(test)]
+                {
+                    *storm_dropped += top.bulk;
+                }
+                // Back to the gates alone where the storm is over.
+                if stormy && top.bulk * STORM_EVERY < b - a {
+                    storm.set(None);
+                }
                 // (A period's part, between copies, is no storm.)
                 if b - a >= STORM_PART
                     && top.dropped as usize * STORM_EVERY >= b - a
                     && gates.is_some()
-                    && sieve.is_some_and(|(sieve, _)| sieve.by_bytes())
+                    && (sieve.is_some_and(|(sieve, _)| sieve.by_bytes())
+                        || (sieve.is_none() && dense.drops_storms()))
                     && dense.storm(top.keyword, &self.patterns).is_some()
                 {
                     storm.set(Some(top.keyword));
@@ -3808,7 +3904,7 @@ mod tests {
             let at = (cut.0 * text.len() as f64) as usize;
             let to = at + (cut.1 * (text.len() - at) as f64) as usize;
             let mut hits = Vec::new();
-            dense.find(&pre.walk, &text, None, (at, to), (&mut hits, &mut Default::default(), &mut Top::default()));
+            dense.find(&pre.walk, (&text, None, None), (at, to), (&mut hits, &mut Default::default(), &mut Top::default()));
             let mut walked = Vec::new();
             pre.walk.run(&lower, |state, i| pre.walk.push_ends(state, i, &mut walked));
             let mut want: Vec<Hit> = walked
@@ -3948,7 +4044,7 @@ mod tests {
                 prop_assert_eq!(&walked, &want);
                 if let Some(dense) = pre.keywords.as_ref().map(|k| &k.dense) {
                     let mut hits = Vec::new();
-                    dense.find(&pre.walk, &text, None, (0, text.len()), (&mut hits, &mut Default::default(), &mut Top::default()));
+                    dense.find(&pre.walk, (&text, None, None), (0, text.len()), (&mut hits, &mut Default::default(), &mut Top::default()));
                     hits.retain(|&(k, _)| keywords[k as usize].len() >= 3);
                     hits.sort_unstable();
                     let long: Vec<Hit> =

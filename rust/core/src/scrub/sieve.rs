@@ -871,6 +871,66 @@ impl Storm {
     }
 }
 
+/// Bit `i`: a bit of `ends` set at `i` or in the `n - 1` after it (`n` at least 1),
+/// by doubling spans.
+#[inline(always)]
+pub(crate) fn ahead_window(ends: u128, n: usize) -> u128 {
+    let (mut window, mut k) = (ends, 1);
+    while 2 * k <= n {
+        window |= window >> k;
+        k *= 2;
+    }
+    window | window >> (n - k)
+}
+
+/// Bit `i`: a bit of `ends` set at `i` or in the `n - 1` before it (`n` at least 1).
+#[inline(always)]
+pub(crate) fn back_window(ends: u128, n: usize) -> u128 {
+    let (mut window, mut k) = (ends, 1);
+    while 2 * k <= n {
+        window |= window << k;
+        k *= 2;
+    }
+    window | window << (n - k)
+}
+
+/// Tests: `units` as one text, each a spelling of `ghp_` (by index: as written, in
+/// capitals, mixed, one byte short) and the bytes after it.
+#[cfg(test)]
+pub(crate) fn ghp_units(units: &[(String, usize)]) -> Vec<u8> {
+    let spell = ["ghp_", "GHP_", "gHp_", "ghp"];
+    (units.iter())
+        .flat_map(|(rest, k)| [spell[*k].as_bytes(), rest.as_bytes()].concat())
+        .collect()
+}
+
+/// Tests: a storm drop of `ghp_` whose runs after and before it are `n` and
+/// `back_n` bytes, with `x` after it and `$` before it keeping a hit where `keeps`
+/// says, and three pairs after it.
+#[cfg(test)]
+pub(crate) fn ghp_storm((n, back_n): (usize, usize), keeps: (bool, bool)) -> Storm {
+    let class = |on: bool, bytes: &[u8]| {
+        let mut bits = [0u8; 32];
+        for &b in bytes.iter().filter(|_| on) {
+            bits[usize::from(b / 8)] |= 1 << (b % 8);
+        }
+        bits
+    };
+    Storm {
+        word: *b"ghp_\0\0\0\0",
+        len: 4,
+        ends: class(true, b"_:/$-. @"),
+        n,
+        back_ends: class(true, b":/ @"),
+        back_n,
+        after: class(keeps.0, b"x"),
+        before: class(keeps.1, b"$"),
+        after_pairs: vec![*b"ab", *b"_:", *b"9z"],
+        #[cfg(target_arch = "x86_64")]
+        simd: Default::default(),
+    }
+}
+
 /// What a storm's compare sets in a byte of text before comparing it with lowercase
 /// `c`: 0x20 where `c` is a letter, so that both cases compare equal.
 fn fold_of(c: u8) -> u8 {
@@ -951,13 +1011,7 @@ impl StormTables {
             let next = of(at(p + LANES), ends);
             carried.ahead = next;
             let ends = u128::from(here) | u128::from(next) << 64;
-            let (mut window, mut k) = (ends, 1);
-            while 2 * k <= n {
-                window |= window >> k;
-                k *= 2;
-            }
-            window |= window >> (n - k);
-            drops &= (window >> self.len) as u64;
+            drops &= (ahead_window(ends, n) >> self.len) as u64;
         }
         if let Some((ends, n)) = self.back {
             // Bit `j`: a byte that ends the run at `p - 64 + j` or in the `n` bytes
@@ -966,13 +1020,7 @@ impl StormTables {
             let here = of(first[0], ends);
             carried.back = here;
             let ends = u128::from(before) | u128::from(here) << 64;
-            let (mut window, mut k) = (ends, 1);
-            while 2 * k <= n {
-                window |= window << k;
-                k *= 2;
-            }
-            window |= window << (n - k);
-            drops &= (window >> (LANES - 1)) as u64;
+            drops &= (back_window(ends, n) >> (LANES - 1)) as u64;
         }
         if let Some(after) = self.after {
             drops &= !of(at(p + self.len), after);
@@ -1546,31 +1594,8 @@ mod tests {
             let Some(sieve) = Sieve::new(&sigs(), &pairs()) else {
                 return Ok(());
             };
-            let spell = ["ghp_", "GHP_", "gHp_", "ghp"];
-            let hay: Vec<u8> = units
-                .iter()
-                .flat_map(|(rest, k)| [spell[*k].as_bytes(), rest.as_bytes()].concat())
-                .collect();
-            let class = |bytes: &[u8]| {
-                let mut bits = [0u8; 32];
-                for &b in bytes {
-                    bits[usize::from(b / 8)] |= 1 << (b % 8);
-                }
-                bits
-            };
-            let storm = Storm {
-                word: *b"ghp_\0\0\0\0",
-                len: 4,
-                ends: class(b"_:/$-. @"),
-                n: n % 60,
-                back_ends: class(b":/ @"),
-                back_n: (n * 7) % 80,
-                after: class(b"x"),
-                before: class(b"$"),
-                after_pairs: vec![*b"ab", *b"_:", *b"9z"],
-                #[cfg(target_arch = "x86_64")]
-                simd: Default::default(),
-            };
+            let hay = ghp_units(&units);
+            let storm = ghp_storm((n % 60, (n * 7) % 80), (true, true));
             let span = (at.min(hay.len()), at + len);
             let mut stormed = Vec::new();
             let Some((count, dropped)) =

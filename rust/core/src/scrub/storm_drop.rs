@@ -1,0 +1,240 @@
+//! A storm's drop where the CPU has AVX2 but not the sieve: the positions of a dense
+//! part whose hit of the storm's keyword cannot match (see `sieve::Storm`), 64 at a
+//! time, as bits. The dense walk still finds every hit, and drops those instead of
+//! asking their gates: in a storm of `sk-` and a random byte the gates and their
+//! kills were three quarters of the time.
+//!
+//! Each step computes what [`super::sieve::Storm::drops_at`] states a byte at a time,
+//! in two 32-byte halves: a byte is looked up in a 256-bit set by two shuffles of its
+//! top five bits (a 16-entry table each) and one of its low three (the bit).
+
+#![cfg(target_arch = "x86_64")]
+
+use core::arch::x86_64::__m256i;
+use pulp::x86::V3;
+
+use super::sieve::{ahead_window, back_window, Storm, PAIRS_AFTER, STORM_RUN};
+
+/// Positions per step.
+const LANES: usize = 64;
+
+/// A 256-bit set of bytes as two shuffle tables (the bitmap's bytes 0-15 and 16-31,
+/// in both 128-bit lanes).
+#[derive(Clone, Copy)]
+struct Set {
+    lo: __m256i,
+    hi: __m256i,
+}
+
+impl Set {
+    fn of(bits: &[u8; 32]) -> Set {
+        let half = |h: &[u8]| {
+            let mut t = [0u8; 32];
+            t[..16].copy_from_slice(h);
+            t[16..].copy_from_slice(h);
+            bytemuck::cast::<[u8; 32], __m256i>(t)
+        };
+        Set {
+            lo: half(&bits[..16]),
+            hi: half(&bits[16..]),
+        }
+    }
+
+    fn some(bits: &[u8; 32]) -> Option<Set> {
+        bits.iter().any(|&b| b != 0).then(|| Set::of(bits))
+    }
+}
+
+/// The tables of one storm's drop.
+struct Tables {
+    /// The keyword's bytes, and what a text byte is or-ed with before the compare
+    /// (0x20 for a letter: either case).
+    word: [(__m256i, __m256i); 8],
+    len: usize,
+    ahead: Option<(Set, usize)>,
+    back: Option<(Set, usize)>,
+    after: Option<Set>,
+    before: Option<Set>,
+    pairs: Vec<[__m256i; 4]>,
+}
+
+fn splat(b: u8) -> __m256i {
+    bytemuck::cast::<[u8; 32], __m256i>([b; 32])
+}
+
+fn fold_of(c: u8) -> u8 {
+    if c.is_ascii_lowercase() {
+        0x20
+    } else {
+        0
+    }
+}
+
+impl Tables {
+    fn of(storm: &Storm) -> Tables {
+        let run = |bits: &[u8; 32], n: usize| (n > 0).then(|| (Set::of(bits), n.min(STORM_RUN)));
+        Tables {
+            word: storm.word.map(|c| (splat(c), splat(fold_of(c)))),
+            len: storm.len,
+            ahead: run(&storm.ends, storm.n),
+            back: run(&storm.back_ends, storm.back_n),
+            after: Set::some(&storm.after),
+            before: Set::some(&storm.before),
+            pairs: (storm.after_pairs.iter().take(PAIRS_AFTER))
+                .map(|&[a, b]| [splat(a), splat(fold_of(a)), splat(b), splat(fold_of(b))])
+                .collect(),
+        }
+    }
+}
+
+/// The 32 bytes of `hay` from `k`.
+#[inline(always)]
+fn load(hay: &[u8], k: usize) -> __m256i {
+    bytemuck::pod_read_unaligned::<__m256i>(&hay[k..k + 32])
+}
+
+/// The bytes of the 32 of `hay` from `k` that are in `set`, as bits.
+#[inline(always)]
+fn of(simd: V3, hay: &[u8], k: usize, set: Set) -> u64 {
+    let v2 = simd.avx2;
+    let v = load(hay, k);
+    let top = v2._mm256_and_si256(v2._mm256_srli_epi16::<3>(v), splat(31));
+    let lo = v2._mm256_shuffle_epi8(set.lo, top);
+    let hi = v2._mm256_shuffle_epi8(set.hi, top);
+    // Bit 4 of the top five bits (moved to bit 7) picks the half.
+    let byte = v2._mm256_blendv_epi8(lo, hi, v2._mm256_slli_epi16::<3>(top));
+    let bits = bytemuck::cast::<[u8; 32], __m256i>(std::array::from_fn(|i| 1 << (i % 8)));
+    let bit = v2._mm256_shuffle_epi8(bits, v2._mm256_and_si256(v, splat(7)));
+    let none = v2._mm256_cmpeq_epi8(v2._mm256_and_si256(byte, bit), splat(0));
+    u64::from(!(v2._mm256_movemask_epi8(none) as u32))
+}
+
+/// [`of`] for the 64 bytes from `k`.
+#[inline(always)]
+fn of64(simd: V3, hay: &[u8], k: usize, set: Set) -> u64 {
+    of(simd, hay, k, set) | of(simd, hay, k + 32, set) << 32
+}
+
+/// The bytes of the 64 of `hay` from `k`, or-ed with `fold`, equal to `c`'s.
+#[inline(always)]
+fn eq64(simd: V3, hay: &[u8], k: usize, (c, fold): (__m256i, __m256i)) -> u64 {
+    let v2 = simd.avx2;
+    let eq = |k: usize| {
+        let v = v2._mm256_or_si256(load(hay, k), fold);
+        u64::from(v2._mm256_movemask_epi8(v2._mm256_cmpeq_epi8(v, c)) as u32)
+    };
+    eq(k) | eq(k + 32) << 32
+}
+
+/// Set `out` to the drops of the positions `at..to` of `hay` (bit `i % 64` of word
+/// `i / 64`: position `at + i`) in a storm of `storm`'s keyword. A position is dropped
+/// only where every byte the drop reads lies in `hay` and its step holds them all (as
+/// the sieve's steps: the next step's bytes and 8 more, the step before where the run
+/// before the keyword is read), so a few at the end of a part are not: their gates
+/// judge them.
+pub(crate) fn drops(
+    simd: V3,
+    storm: &Storm,
+    hay: &[u8],
+    (at, to): (usize, usize),
+    out: &mut Vec<u64>,
+) {
+    out.clear();
+    let t = Tables::of(storm);
+    simd.vectorize(
+        #[inline(always)]
+        || {
+            let mut p = at;
+            while p < to {
+                let whole = p + 2 * LANES + 8 <= hay.len()
+                    && (t.before.is_none() || p > 0)
+                    && (t.back.is_none() || p >= LANES);
+                if !whole {
+                    out.push(0);
+                    p += LANES;
+                    continue;
+                }
+                let mut drops = u64::MAX;
+                for j in 0..t.len {
+                    drops &= eq64(simd, hay, p + j, t.word[j]);
+                }
+                if drops != 0 {
+                    if let Some((ends, n)) = t.ahead {
+                        // Bit `i`: a byte that ends the run at `p + i` or in the `n`
+                        // bytes from it.
+                        let here = of64(simd, hay, p, ends);
+                        let next = of64(simd, hay, p + LANES, ends);
+                        let ends = u128::from(here) | u128::from(next) << 64;
+                        drops &= (ahead_window(ends, n) >> t.len) as u64;
+                    }
+                    if let Some((ends, n)) = t.back {
+                        // Bit `63 + i`: one that ends the run before `p + i`, in the
+                        // `n` bytes before it.
+                        let before = of64(simd, hay, p - LANES, ends);
+                        let here = of64(simd, hay, p, ends);
+                        let ends = u128::from(before) | u128::from(here) << 64;
+                        drops &= (back_window(ends, n) >> (LANES - 1)) as u64;
+                    }
+                    if let Some(after) = t.after {
+                        drops &= !of64(simd, hay, p + t.len, after);
+                    }
+                    for &[a, fa, b, fb] in &t.pairs {
+                        let first = eq64(simd, hay, p + t.len, (a, fa));
+                        drops &= !(first & eq64(simd, hay, p + t.len + 1, (b, fb)));
+                    }
+                    if let Some(before) = t.before {
+                        drops &= !of64(simd, hay, p - 1, before);
+                    }
+                }
+                // Positions past `to` are not this part's.
+                let left = to - p;
+                if left < LANES {
+                    drops &= (1u64 << left) - 1;
+                }
+                out.push(drops);
+                p += LANES;
+            }
+        },
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scrub::sieve::{ghp_storm, ghp_units};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The drops of a part are, position by position, what [`Storm::drops_at`]
+        /// states a byte at a time (the keyword in any case, a byte that ends its run
+        /// within `n` bytes after it and one within `back_n` before, no byte after or
+        /// before it that keeps the hit), and none past the part.
+        #[test]
+        fn drops_are_the_storms_byte_by_byte(
+            units in proptest::collection::vec(("[a-zA-Z0-9_:/$\\-. @x]{0,6}", 0usize..4), 0..120),
+            n in 0usize..120,
+            at in 0usize..200,
+            len in 0usize..2000,
+            some in proptest::collection::vec(any::<bool>(), 4),
+        ) {
+            let Some(simd) = V3::try_new() else {
+                return Ok(());
+            };
+            let hay = ghp_units(&units);
+            let runs = (if some[0] { n % 60 } else { 0 }, if some[1] { (n * 7) % 80 } else { 0 });
+            let storm = ghp_storm(runs, (some[2], some[3]));
+            let (at, to) = (at.min(hay.len()), (at + len).min(hay.len()));
+            let mut out = Vec::new();
+            drops(simd, &storm, &hay, (at, to), &mut out);
+            prop_assert_eq!(out.len(), (to - at).div_ceil(LANES));
+            for (s, &word) in out.iter().enumerate() {
+                let p = at + s * LANES;
+                let mut want = storm.drops_at(&hay, p);
+                if to - p < LANES {
+                    want &= (1u64 << (to - p)) - 1;
+                }
+                prop_assert_eq!(word, want, "step at {}", p);
+            }
+        }
+    }
+}
