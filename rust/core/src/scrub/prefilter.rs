@@ -24,8 +24,9 @@
 //! become a keyword. Stretches dense with hits are walked too, each hit asked its
 //! keyword's gate; a storm of one keyword that does not repeat goes back to the sieve,
 //! which drops its hits that cannot match 64 at a time (see [`Dense::storm`]), or,
-//! where there is no sieve, is walked with those hits dropped by AVX2's bits of the
-//! same drop, their gates not asked (see [`Dense::storm_drops`]).
+//! where there is no sieve, to Teddy's passes with the storm keyword's signature left
+//! out and compared apart by AVX2 with the same drop (see
+//! [`Prefilter::storm_teddy`]).
 //! Literal forms are exact and have an automaton of their own.
 
 use aho_corasick::automaton::Automaton;
@@ -62,11 +63,31 @@ struct Keywords {
     searchers: Vec<(packed::Searcher, Vec<Owners>)>,
     /// Keywords of exactly three bytes (lowercased): one more searcher.
     three: Option<(packed::Searcher, Vec<Owners>)>,
+    /// The signatures of each of `searchers`, then of `three`, as given to them, with
+    /// their owners: what a pass without one is built from (see [`Without`]).
+    passes: Vec<(Vec<Vec<u8>>, Vec<Owners>)>,
+    /// Per keyword, the pass that holds its signature built without it, for a storm
+    /// of it (see [`Prefilter::storm_teddy`]); made at the first such storm.
+    without: Vec<OnceLock<Option<Without>>>,
     /// All the signatures, three and four bytes, in one searcher where the CPU has
     /// AVX-512 (see [`Sieve`]); `Owners` per signature. Used in place of the above.
     sieve: Option<(Sieve, Vec<Owners>)>,
     /// The same keywords for dense stretches (see [`Dense`]).
     dense: Box<Dense>,
+}
+
+/// A storm keyword's Teddy pass without the keyword's signature: in a storm of it, the
+/// passes find the other keywords at their speed on clean text, while the storm's own
+/// signature is compared a step at a time with its drop (see [`Prefilter::storm_teddy`]).
+#[derive(Debug)]
+struct Without {
+    /// The pass it stands in for: an index of `searchers`, or their number for `three`.
+    pass: usize,
+    /// `None` where the signature was the pass's only one.
+    searcher: Option<(packed::Searcher, Vec<Owners>)>,
+    /// The signature left out (lowercased), and the keywords it starts.
+    sig: Vec<u8>,
+    owners: Owners,
 }
 
 /// Every keyword as one ASCII-case-insensitive DFA of our own table (the hits of a
@@ -631,24 +652,6 @@ struct Dense {
     avx2: Option<pulp::x86::V3>,
 }
 
-/// The hits of a storm's keyword `k` that cannot match in a dense part (see
-/// [`super::storm_drop`]): at `from + i` for each bit `i` of `bits`.
-#[derive(Clone, Copy)]
-struct Drops<'a> {
-    k: u32,
-    from: usize,
-    bits: &'a [u64],
-}
-
-impl Drops<'_> {
-    /// Whether keyword `k`'s hit at `at` is dropped.
-    #[inline(always)]
-    fn drops(&self, k: u32, at: usize) -> bool {
-        let i = at.wrapping_sub(self.from);
-        k == self.k && (self.bits.get(i / 64)).is_some_and(|w| w >> (i % 64) & 1 == 1)
-    }
-}
-
 /// The most bytes before a hit's start that the gate of a keyword with `source` reads:
 /// a guard reads 2 (the `\` of an escape); a run, its most and one.
 fn reads_back(source: Option<&Source>) -> usize {
@@ -787,33 +790,8 @@ impl Dense {
         }
     }
 
-    /// The drops of a storm of keyword `k` in the dense part `at..to` of `text`, in
-    /// `space`, where the CPU has AVX2 and the storm a drop (see
-    /// [`super::storm_drop`]).
-    fn storm_drops<'s>(
-        &self,
-        k: u32,
-        patterns: &[Vec<u8>],
-        text: &[u8],
-        (at, to): (usize, usize),
-        space: &'s mut Vec<u64>,
-    ) -> Option<Drops<'s>> {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(simd) = self.avx2 {
-            let storm = self.storm(k, patterns)?;
-            super::storm_drop::drops(simd, storm, text, (at, to), space);
-            return Some(Drops {
-                k,
-                from: at,
-                bits: space,
-            });
-        }
-        let _ = (k, patterns, text, at, to, space);
-        None
-    }
-
     /// Whether a storm's hits can be dropped in bulk without the sieve (see
-    /// [`Dense::storm_drops`]).
+    /// [`Prefilter::storm_teddy`]).
     fn drops_storms(&self) -> bool {
         #[cfg(target_arch = "x86_64")]
         return self.avx2.is_some();
@@ -997,7 +975,8 @@ impl Dense {
     fn find(
         &self,
         walk: &Walk,
-        (text, gates, drops): (&[u8], Option<Gating<'_>>, Option<Drops<'_>>),
+        text: &[u8],
+        gates: Option<Gating<'_>>,
         (at, to): (usize, usize),
         (hits, chains, top): (&mut Vec<Hit>, &mut Chains, &mut Top),
     ) -> usize {
@@ -1009,7 +988,7 @@ impl Dense {
         while at < to {
             let end = to.min(at.saturating_add(piece));
             let space = (&mut *hits, first, &mut *top);
-            found += self.find_piece(walk, (text, gates, drops), (at, end), space, chains);
+            found += self.find_piece(walk, (text, gates), (at, end), space, chains);
             at = end;
         }
         found
@@ -1019,7 +998,7 @@ impl Dense {
     fn find_piece(
         &self,
         walk: &Walk,
-        (text, gates, drops): (&[u8], Option<Gating<'_>>, Option<Drops<'_>>),
+        (text, gates): (&[u8], Option<Gating<'_>>),
         (at, to): (usize, usize),
         (hits, first, top): (&mut Vec<Hit>, usize, &mut Top),
         chains: &mut Chains,
@@ -1027,7 +1006,7 @@ impl Dense {
         let from = at.saturating_sub(self.longest - 1);
         let stop = (to + self.longest - 1).min(text.len());
         let hay = &text[from..stop];
-        let gated = (text, gates, drops);
+        let gated = (text, gates);
         let mut found = 0;
         if walk.records(hay, RECORD) {
             let (n, _) = walk.record::<CHAINS, RECORD>(hay, chains);
@@ -1068,7 +1047,7 @@ impl Dense {
         base: usize,
         (at, to): (usize, usize),
         (hits, first, top): (&mut Vec<Hit>, usize, &mut Top),
-        (text, gates, drops): (&[u8], Option<Gating<'_>>, Option<Drops<'_>>),
+        (text, gates): (&[u8], Option<Gating<'_>>),
     ) -> usize {
         let mut recent = gates.map(Recent::new);
         let compared = u32::from(recent.is_some());
@@ -1088,10 +1067,6 @@ impl Dense {
                 // compared here.
                 let kind = back >> CASED;
                 if sig < at || sig >= to {
-                    continue;
-                }
-                if drops.is_some_and(|d| d.drops(k, start)) {
-                    (found, top.bulk) = (found + 1, top.bulk + 1);
                     continue;
                 }
                 if kind > compared && !self.spelled(walk, text, k, start) {
@@ -1130,8 +1105,6 @@ struct Top {
     /// `AKIA`): each a stop of a Teddy searcher, which finds them on the lowercased
     /// copy.
     misspelled: usize,
-    /// Hits of a storm dropped in bulk (see [`Dense::storm_drops`]).
-    bulk: usize,
 }
 
 impl Top {
@@ -1637,9 +1610,9 @@ pub(crate) struct StormState {
     /// While there is one, when a dense block looks for a period (a storm that does
     /// not repeat has none: looked for twice a block, that was a tenth of its time).
     period: Backoff,
-    /// Space for the drops of a dense part where there is no sieve (see
-    /// [`Dense::storm_drops`]).
-    drops: Vec<u64>,
+    /// Space for the signature's places and drops of a storm's dense part where there
+    /// is no sieve (see [`Prefilter::storm_teddy`]).
+    drops: Vec<[u64; 2]>,
     /// Tests only: the hits dropped in bulk.
     #[cfg(test)]
     pub(crate) dropped: usize,
@@ -1988,17 +1961,6 @@ impl Prefilter {
                 by_sig.push(vec![(i as u32, off)]);
             }
         }
-        // Laid out for Teddy's buckets; each pattern keeps its signature's owners.
-        let teddy = |sigs: &[Vec<u8>], owners: &[Owners]| {
-            let order = bucket_order(sigs);
-            packed::Config::new()
-                .match_kind(PackedKind::LeftmostFirst)
-                .heuristic_pattern_limits(false)
-                .builder()
-                .extend(order.iter().map(|&i| &sigs[i]))
-                .build()
-                .map(|s| (s, order.iter().map(|&i| owners[i].clone()).collect()))
-        };
         let all: Vec<Vec<u8>> = sigs.iter().chain(&three_sigs).cloned().collect();
         // The two-byte keywords go with the sieve's pass where it takes them.
         let pairs: Vec<Vec<u8>> = short
@@ -2037,7 +1999,7 @@ impl Prefilter {
         // Teddy's searchers are only built where there is no sieve.
         let teddy_sigs = if sieve.is_some() { &[][..] } else { &sigs[..] };
         for (chunk, owners) in teddy_sigs.chunks(per).zip(by_sig.chunks(per)) {
-            match teddy(chunk, owners) {
+            match teddy_pass(chunk, owners) {
                 Some(searcher) => searchers.push(searcher),
                 None => {
                     searchers.clear();
@@ -2048,7 +2010,7 @@ impl Prefilter {
         let three = if three_sigs.is_empty() || sieve.is_some() {
             None
         } else {
-            match teddy(&three_sigs, &three_owners) {
+            match teddy_pass(&three_sigs, &three_owners) {
                 Some(searcher) => Some(searcher),
                 None => {
                     searchers.clear();
@@ -2056,6 +2018,15 @@ impl Prefilter {
                 }
             }
         };
+        // What each pass was built of, `three` last.
+        let mut passes: Vec<(Vec<Vec<u8>>, Vec<Owners>)> = (teddy_sigs.chunks(per))
+            .zip(by_sig.chunks(per))
+            .take(searchers.len())
+            .map(|(sigs, owners)| (sigs.to_vec(), owners.to_vec()))
+            .collect();
+        if three.is_some() {
+            passes.push((three_sigs.clone(), three_owners.clone()));
+        }
         let long: Vec<u32> = (0..keywords.len() as u32)
             .filter(|&i| keywords[i as usize].len() >= 3)
             .collect();
@@ -2075,6 +2046,8 @@ impl Prefilter {
             Some(Keywords {
                 searchers,
                 three,
+                passes,
+                without: (0..patterns.len()).map(|_| OnceLock::new()).collect(),
                 sieve,
                 dense,
             })
@@ -2237,7 +2210,8 @@ impl Prefilter {
             &mut Runs::default(),
             &mut StormState::default(),
         );
-        self.dense_block(dense, text, gates, block, space, carry);
+        let lower = text.to_ascii_lowercase();
+        self.dense_block(dense, (text, &lower), gates, block, space, carry);
         hits.sort_unstable_by_key(|&(k, h)| (h, k));
         hits
     }
@@ -2369,6 +2343,7 @@ impl Prefilter {
                     three,
                     sieve,
                     dense,
+                    ..
                 } = keywords;
                 // The sieve and the dense walk fold case themselves; Teddy needs a
                 // lowercased copy.
@@ -2419,7 +2394,8 @@ impl Prefilter {
                         let space = (&mut *hits, &mut *chains, &mut *short, &mut misspelled);
                         let block = (at, to);
                         let carry = (&mut *period, &mut *runs, &mut *storm);
-                        let n = self.dense_block(dense, hay, gates, block, space, carry);
+                        let text = (hay, lower);
+                        let n = self.dense_block(dense, text, gates, block, space, carry);
                         // Teddy stops at a keyword found as written in any case: a
                         // block dense with those stays with the walk.
                         found = Some(n + if sieve.is_none() { misspelled } else { 0 });
@@ -2641,7 +2617,7 @@ impl Prefilter {
     fn dense_block(
         &self,
         dense: &Dense,
-        hay: &[u8],
+        (hay, lower): (&[u8], &[u8]),
         gates: Option<Gating<'_>>,
         (at, to): (usize, usize),
         (hits, chains, short, misspelled): (&mut Vec<Hit>, &mut Chains, &mut Vec<Hit>, &mut usize),
@@ -2682,34 +2658,31 @@ impl Prefilter {
                         got => got.map(|(n, _)| n),
                     }
                 }
+                // Without the sieve, Teddy's passes read the storm, its keyword's
+                // signature compared apart (see `storm_teddy`).
+                (Some(k), None, Some(gating)) if b - a >= STORM_PART => {
+                    let space = (&mut *hits, first, &mut *storm_drops);
+                    if let Some((n, dropped)) =
+                        self.storm_teddy(k, (hay, lower), gating, (a, b), space)
+                    {
+                        #[cfg(test)]
+                        {
+                            *storm_dropped += dropped;
+                        }
+                        if dropped * STORM_EVERY < b - a {
+                            storm.set(None);
+                        }
+                        // Its passes found the two-byte keywords too.
+                        return n;
+                    }
+                    None
+                }
                 _ => None,
             };
             let n = stormed.unwrap_or_else(|| {
                 let mut top = Top::default();
-                // Without the sieve, the walk drops a storm's hits that cannot match
-                // by the bits of its drop, their gates not asked.
-                let drops = match (storm.get(), sieve, gates) {
-                    (Some(k), None, Some(_)) if b - a >= STORM_PART => {
-                        dense.storm_drops(k, &self.patterns, hay, (a, b), storm_drops)
-                    }
-                    _ => None,
-                };
-                let stormy = drops.is_some();
-                let n = dense.find(
-                    &self.walk,
-                    (hay, gates, drops),
-                    (a, b),
-                    (hits, chains, &mut top),
-                );
+                let n = dense.find(&self.walk, hay, gates, (a, b), (hits, chains, &mut top));
                 *misspelled += top.misspelled;
-                #[cfg(test)]
-                {
-                    *storm_dropped += top.bulk;
-                }
-                // Back to the gates alone where the storm is over.
-                if stormy && top.bulk * STORM_EVERY < b - a {
-                    storm.set(None);
-                }
                 // (A period's part, between copies, is no storm.)
                 if b - a >= STORM_PART
                     && top.dropped as usize * STORM_EVERY >= b - a
@@ -2835,6 +2808,113 @@ impl Prefilter {
             found += part((skip_to, at), hits);
         }
         found
+    }
+
+    /// The hits of the dense part `at..to` of `hay` (`lower` its lowercased copy) in
+    /// a storm of keyword `k`, where there is no sieve: Teddy's passes, the one that
+    /// holds `k`'s signature built without it (see [`Without`]), find the other
+    /// keywords at about their speed on clean text; the signature's places are found
+    /// with the storm's drop a step at a time (see [`super::storm_drop`]), and those
+    /// not dropped ask their keywords' gates as [`Dense::resolve`] does. Appends to
+    /// `hits`, sorted from `first` on; returns how many hits there were (Teddy's stops
+    /// and the signature's places, dropped or not) and how many were dropped. `None`
+    /// where the storm has no drop or the CPU no AVX2: the walk reads the part.
+    fn storm_teddy(
+        &self,
+        k: u32,
+        (hay, lower): (&[u8], &[u8]),
+        gating: Gating<'_>,
+        (at, to): (usize, usize),
+        (hits, first, space): (&mut Vec<Hit>, usize, &mut Vec<[u64; 2]>),
+    ) -> Option<(usize, usize)> {
+        let keywords = self.keywords.as_ref()?;
+        let dense = &keywords.dense;
+        #[cfg(target_arch = "x86_64")]
+        let simd = dense.avx2?;
+        #[cfg(not(target_arch = "x86_64"))]
+        return None;
+        let storm = dense.storm(k, &self.patterns)?;
+        let without = (keywords.without.get(k as usize)?)
+            .get_or_init(|| self.without(keywords, k))
+            .as_ref()?;
+        #[cfg(target_arch = "x86_64")]
+        super::storm_drop::drops(simd, (storm, without.sig.len()), hay, (at, to), space);
+        let passes = keywords.searchers.iter().chain(&keywords.three).enumerate();
+        let mut found = 0;
+        for (i, pass) in passes {
+            let (searcher, by_sig) = match (i == without.pass, &without.searcher) {
+                (false, _) => pass,
+                (true, Some(pass)) => pass,
+                (true, None) => continue,
+            };
+            let sig = if i == keywords.searchers.len() {
+                3
+            } else {
+                SIG
+            };
+            let end = (to + sig - 1).min(hay.len());
+            found += self.teddy(searcher, by_sig, (hay, lower), at, end, hits);
+        }
+        found += self.short_hits(hay, (at, to), hits);
+        let mut recent = Recent::new(gating);
+        let mut dropped = 0;
+        for (step, &[places, drops]) in space.iter().enumerate() {
+            found += places.count_ones() as usize;
+            dropped += drops.count_ones() as usize;
+            let mut kept = places & !drops;
+            while kept != 0 {
+                let p = at + step * 64 + kept.trailing_zeros() as usize;
+                kept &= kept - 1;
+                for &(k, off) in &without.owners {
+                    let Some(h) = p.checked_sub(off) else {
+                        continue;
+                    };
+                    if self.has_keyword_at(hay, h, k) {
+                        let len = self.patterns[k as usize].len();
+                        if recent.opens(k, hay, h, len) == Some(true) {
+                            hits.push((k, h));
+                        }
+                    }
+                }
+            }
+        }
+        sort_by_start(&mut hits[first..]);
+        Some((found, dropped))
+    }
+
+    /// Keyword `k`'s [`Without`]: `None` where no pass holds its signature as the
+    /// signature that starts it.
+    #[cold]
+    #[inline(never)]
+    fn without(&self, keywords: &Keywords, k: u32) -> Option<Without> {
+        let (pass, j) = keywords
+            .passes
+            .iter()
+            .enumerate()
+            .find_map(|(i, (_, owners))| {
+                let j = owners.iter().position(|o| o.contains(&(k, 0)))?;
+                Some((i, j))
+            })?;
+        let (sigs, owners) = &keywords.passes[pass];
+        let rest = |x: &usize| *x != j;
+        let rest_sigs: Vec<Vec<u8>> = (0..sigs.len())
+            .filter(rest)
+            .map(|x| sigs[x].clone())
+            .collect();
+        let rest_owners: Vec<Owners> = (0..sigs.len())
+            .filter(rest)
+            .map(|x| owners[x].clone())
+            .collect();
+        let searcher = match rest_sigs.is_empty() {
+            true => None,
+            false => Some(teddy_pass(&rest_sigs, &rest_owners)?),
+        };
+        Some(Without {
+            pass,
+            searcher,
+            sig: sigs[j].clone(),
+            owners: owners[j].clone(),
+        })
     }
 
     /// The hits of the dense part `at..to` of `text` (signatures starting there,
@@ -3030,6 +3110,19 @@ fn lowercase_into(hay: &[u8], dst: &mut Vec<u8>) {
 /// follows that rule (a repeated index fills a short bucket, and only costs a repeated
 /// check). A bucket's flag rate is estimated from byte frequencies and counted on a
 /// sample of ordinary text. The layout only changes speed: every order finds the same hits.
+/// A Teddy searcher of `sigs` (lowercased), laid out by [`bucket_order`], with the
+/// owners of its patterns in its order.
+fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners]) -> Option<(packed::Searcher, Vec<Owners>)> {
+    let order = bucket_order(sigs);
+    packed::Config::new()
+        .match_kind(PackedKind::LeftmostFirst)
+        .heuristic_pattern_limits(false)
+        .builder()
+        .extend(order.iter().map(|&i| &sigs[i]))
+        .build()
+        .map(|s| (s, order.iter().map(|&i| owners[i].clone()).collect()))
+}
+
 fn bucket_order(sigs: &[Vec<u8>]) -> Vec<usize> {
     if sigs.is_empty() {
         return Vec::new();
@@ -3878,6 +3971,78 @@ mod tests {
             prop_assert_eq!(hits, want);
         }
 
+        /// Without the sieve, a dense part of a storm read by Teddy's passes, the
+        /// storm keyword's signature compared apart (see `storm_teddy`), reports hits
+        /// of the plain walk only, sorted; of those its gates let through it misses
+        /// only hits of the signature's keywords at places the storm's drop names,
+        /// and it adds only hits their gates drop. Storms of a keyword and a random
+        /// byte, other keywords and their fragments among them, any part of them.
+        #[test]
+        fn storm_parts_through_teddy_report_the_walks_hits(
+            storm in 0usize..6,
+            others in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..12, 0usize..4000), 0..16),
+            size in 300usize..5000,
+            cut in (0.0f64..1.0, 0.0f64..1.0),
+        ) {
+            static BUILT: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
+            let pre = BUILT.get_or_init(|| crate::scrub::RuleSet::builtin().prefilter_without_sieve());
+            let Some(keywords) = &pre.keywords else { return Ok(()) };
+            let (dense, gates) = (&keywords.dense, keywords.dense.gates.as_ref().unwrap());
+            let word = [&b"ghp_"[..], b"sk-", b"eyJ", b"AZDO", b"xoxb-", b"glpat-"][storm];
+            let lowered = word.to_ascii_lowercase();
+            let Some(k) = (0..pre.patterns.len() as u32)
+                .find(|&k| pre.patterns[k as usize] == lowered && dense.storm(k, &pre.patterns).is_some())
+            else {
+                return Ok(());
+            };
+            let mut text = varied_storm(word, size);
+            let long: Vec<&Vec<u8>> = pre.patterns.iter().filter(|p| p.len() >= 3).collect();
+            for (which, n, at) in &others {
+                let kw = which.get(&long);
+                let at = (*at).min(text.len());
+                text.splice(at..at, kw[..(*n).min(kw.len()).max(1)].iter().copied());
+            }
+            let lower = text.to_ascii_lowercase();
+            let at = (cut.0 * text.len() as f64) as usize;
+            let to = at + (cut.1 * (text.len() - at) as f64) as usize;
+            let gating = Gating { gates, kill: None };
+            let (mut hits, mut space) = (Vec::new(), Vec::new());
+            let Some(_) = pre.storm_teddy(k, (&text, &lower), gating, (at, to), (&mut hits, 0, &mut space)) else {
+                return Ok(());
+            };
+            prop_assert!(hits.is_sorted_by_key(|&(k, h)| (h, k)));
+            // Every hit of the walk whose signature starts in the part, and those its
+            // gates let through.
+            let mut all = Vec::new();
+            dense.find(&pre.walk, &text, None, (at, to), (&mut all, &mut Default::default(), &mut Top::default()));
+            let mut short = Vec::new();
+            pre.short_hits(&text, (at, to), &mut short);
+            all.extend(short);
+            let mut gated = Vec::new();
+            let some = Some(gating);
+            dense.find(&pre.walk, &text, some, (at, to), (&mut gated, &mut Default::default(), &mut Top::default()));
+            let mut short = Vec::new();
+            pre.short_dense(&text, some, (at, to), (&mut gated, 0), &mut short);
+            for hit in &hits {
+                prop_assert!(all.contains(hit), "{:?} is no hit of the walk", hit);
+            }
+            let without = keywords.without[k as usize].get().unwrap().as_ref().unwrap();
+            let storm = dense.storm(k, &pre.patterns).unwrap();
+            let dropped = |(k, h): Hit| {
+                without.owners.iter().any(|&(o, off)| {
+                    let place = h + off;
+                    let step = at + (place - at) / 64 * 64;
+                    o == k && place >= at && storm.drops_at(&text, step) >> (place - step) & 1 == 1
+                })
+            };
+            for &hit in gated.iter().filter(|h| !hits.contains(h)) {
+                prop_assert!(dropped(hit), "{:?} of the gated walk missing", hit);
+            }
+            for &(k, h) in hits.iter().filter(|h| !gated.contains(h)) {
+                prop_assert!(!pre.opens(k, &text, h), "{:?} added, and its gate opens", (k, h));
+            }
+        }
+
         /// A dense block reports exactly the plain walk's hits whose signature starts
         /// in it, sorted, wherever its chains meet and however many pieces its span
         /// takes: texts of keywords, fragments of them and other bytes (repeated, up
@@ -3904,7 +4069,7 @@ mod tests {
             let at = (cut.0 * text.len() as f64) as usize;
             let to = at + (cut.1 * (text.len() - at) as f64) as usize;
             let mut hits = Vec::new();
-            dense.find(&pre.walk, (&text, None, None), (at, to), (&mut hits, &mut Default::default(), &mut Top::default()));
+            dense.find(&pre.walk, &text, None, (at, to), (&mut hits, &mut Default::default(), &mut Top::default()));
             let mut walked = Vec::new();
             pre.walk.run(&lower, |state, i| pre.walk.push_ends(state, i, &mut walked));
             let mut want: Vec<Hit> = walked
@@ -4044,7 +4209,7 @@ mod tests {
                 prop_assert_eq!(&walked, &want);
                 if let Some(dense) = pre.keywords.as_ref().map(|k| &k.dense) {
                     let mut hits = Vec::new();
-                    dense.find(&pre.walk, (&text, None, None), (0, text.len()), (&mut hits, &mut Default::default(), &mut Top::default()));
+                    dense.find(&pre.walk, &text, None, (0, text.len()), (&mut hits, &mut Default::default(), &mut Top::default()));
                     hits.retain(|&(k, _)| keywords[k as usize].len() >= 3);
                     hits.sort_unstable();
                     let long: Vec<Hit> =

@@ -683,7 +683,33 @@ pub struct RuleSet {
     pub(crate) fingerprint: [u8; 32],
 }
 
+/// What a keyword's gate is computed from: its rule's pattern and left guard, or the
+/// run before the keyword its match starts with.
+fn source(rule: &Rule) -> Source {
+    match rule.before {
+        None => Source::Pattern(
+            rule.pattern.clone(),
+            rule.left_guard.unwrap_or(ByteClass::EMPTY),
+        ),
+        Some(run) => Source::Before(run),
+    }
+}
+
 impl RuleSet {
+    /// The prefilter of this set's keywords as a CPU without AVX-512 has it (Teddy's
+    /// searchers, no sieve), with its gates (tests).
+    #[cfg(test)]
+    pub(crate) fn prefilter_without_sieve(&self) -> Prefilter {
+        let keywords = self.prefilter.keywords();
+        let exact: Vec<bool> = (0..keywords.len() as u32)
+            .map(|k| self.prefilter.is_exact(k))
+            .collect();
+        let sources = (self.keyword_rule.iter())
+            .map(|&r| Some(source(&self.rules[r as usize])))
+            .collect();
+        Prefilter::without_sieve_cased(&keywords, &exact).with_sources(&keywords, sources)
+    }
+
     /// The built-in rules with the default replacement, compiled once per process.
     pub fn builtin() -> Arc<RuleSet> {
         static SET: OnceLock<Arc<RuleSet>> = OnceLock::new();
@@ -754,18 +780,8 @@ impl RuleSet {
                 }
             }
         }
-        let sources = keyword_rule
-            .iter()
-            .map(|&r| {
-                let rule = &rules[r as usize];
-                match rule.before {
-                    None => Some(Source::Pattern(
-                        rule.pattern.clone(),
-                        rule.left_guard.unwrap_or(ByteClass::EMPTY),
-                    )),
-                    Some(run) => Some(Source::Before(run)),
-                }
-            })
+        let sources = (keyword_rule.iter())
+            .map(|&r| Some(source(&rules[r as usize])))
             .collect();
         // See `found_as_written`. The built-in rules' keywords come first, and are asked
         // once per process.

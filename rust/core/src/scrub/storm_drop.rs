@@ -1,8 +1,10 @@
-//! A storm's drop where the CPU has AVX2 but not the sieve: the positions of a dense
-//! part whose hit of the storm's keyword cannot match (see `sieve::Storm`), 64 at a
-//! time, as bits. The dense walk still finds every hit, and drops those instead of
-//! asking their gates: in a storm of `sk-` and a random byte the gates and their
-//! kills were three quarters of the time.
+//! A storm's drop where the CPU has AVX2 but not the sieve: the places of a dense
+//! part where the storm keyword's signature occurs, and those whose hits cannot match
+//! (see `sieve::Storm`), 64 at a time, as bits. Teddy's passes read the part with
+//! that signature left out (see `prefilter::Prefilter::storm_teddy`), and only the
+//! places not dropped ask their gates; where they cannot, the dense walk finds every
+//! hit and drops those by the bits instead of asking their gates (in a storm of `sk-`
+//! and a random byte, the gates and their kills were three quarters of the time).
 //!
 //! Each step computes what [`super::sieve::Storm::drops_at`] states a byte at a time,
 //! in two 32-byte halves: a byte is looked up in a 256-bit set by two shuffles of its
@@ -58,6 +60,17 @@ struct Tables {
     pairs: Vec<[__m256i; 4]>,
 }
 
+/// Each byte's bit, by its low three bits.
+const BITS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
+
+/// `half` in both 128-bit lanes.
+fn splat16(half: [u8; 16]) -> __m256i {
+    let mut t = [0u8; 32];
+    t[..16].copy_from_slice(&half);
+    t[16..].copy_from_slice(&half);
+    bytemuck::cast::<[u8; 32], __m256i>(t)
+}
+
 fn splat(b: u8) -> __m256i {
     bytemuck::cast::<[u8; 32], __m256i>([b; 32])
 }
@@ -87,9 +100,12 @@ impl Tables {
     }
 }
 
-/// The 32 bytes of `hay` from `k`.
+/// The 32 bytes of `hay` from `k`. The offset passes through `black_box`: loads a
+/// byte or a few apart were otherwise made from one another by LLVM, each by 32 byte
+/// extracts and inserts (a third of a storm's time).
 #[inline(always)]
 fn load(hay: &[u8], k: usize) -> __m256i {
+    let k = std::hint::black_box(k);
     bytemuck::pod_read_unaligned::<__m256i>(&hay[k..k + 32])
 }
 
@@ -103,7 +119,7 @@ fn of(simd: V3, hay: &[u8], k: usize, set: Set) -> u64 {
     let hi = v2._mm256_shuffle_epi8(set.hi, top);
     // Bit 4 of the top five bits (moved to bit 7) picks the half.
     let byte = v2._mm256_blendv_epi8(lo, hi, v2._mm256_slli_epi16::<3>(top));
-    let bits = bytemuck::cast::<[u8; 32], __m256i>(std::array::from_fn(|i| 1 << (i % 8)));
+    let bits = splat16(BITS);
     let bit = v2._mm256_shuffle_epi8(bits, v2._mm256_and_si256(v, splat(7)));
     let none = v2._mm256_cmpeq_epi8(v2._mm256_and_si256(byte, bit), splat(0));
     u64::from(!(v2._mm256_movemask_epi8(none) as u32))
@@ -115,29 +131,33 @@ fn of64(simd: V3, hay: &[u8], k: usize, set: Set) -> u64 {
     of(simd, hay, k, set) | of(simd, hay, k + 32, set) << 32
 }
 
-/// The bytes of the 64 of `hay` from `k`, or-ed with `fold`, equal to `c`'s.
+/// The bytes of the 32 of `hay` from `k`, or-ed with `fold`, equal to `c`'s.
 #[inline(always)]
-fn eq64(simd: V3, hay: &[u8], k: usize, (c, fold): (__m256i, __m256i)) -> u64 {
+fn eq(simd: V3, hay: &[u8], k: usize, (c, fold): (__m256i, __m256i)) -> u64 {
     let v2 = simd.avx2;
-    let eq = |k: usize| {
-        let v = v2._mm256_or_si256(load(hay, k), fold);
-        u64::from(v2._mm256_movemask_epi8(v2._mm256_cmpeq_epi8(v, c)) as u32)
-    };
-    eq(k) | eq(k + 32) << 32
+    let v = v2._mm256_or_si256(load(hay, k), fold);
+    u64::from(v2._mm256_movemask_epi8(v2._mm256_cmpeq_epi8(v, c)) as u32)
 }
 
-/// Set `out` to the drops of the positions `at..to` of `hay` (bit `i % 64` of word
-/// `i / 64`: position `at + i`) in a storm of `storm`'s keyword. A position is dropped
-/// only where every byte the drop reads lies in `hay` and its step holds them all (as
-/// the sieve's steps: the next step's bytes and 8 more, the step before where the run
-/// before the keyword is read), so a few at the end of a part are not: their gates
-/// judge them.
+/// [`eq`] for the 64 bytes from `k`.
+#[inline(always)]
+fn eq64(simd: V3, hay: &[u8], k: usize, word: (__m256i, __m256i)) -> u64 {
+    eq(simd, hay, k, word) | eq(simd, hay, k + 32, word) << 32
+}
+
+/// Set `out` to what a storm of `storm`'s keyword has at the positions `at..to` of
+/// `hay`, 64 a word (bit `i % 64` of word `i / 64`: position `at + i`): where the
+/// keyword's first `sig` bytes occur (any case), and, of those, where the hit is
+/// dropped. A position is dropped only where every byte the drop reads lies in `hay`
+/// and its step holds them all (as the sieve's steps: the next step's bytes and 8
+/// more, the step before where the run before the keyword is read), so a few at the
+/// end of a part are not: their gates judge them.
 pub(crate) fn drops(
     simd: V3,
-    storm: &Storm,
+    (storm, sig): (&Storm, usize),
     hay: &[u8],
     (at, to): (usize, usize),
-    out: &mut Vec<u64>,
+    out: &mut Vec<[u64; 2]>,
 ) {
     out.clear();
     let t = Tables::of(storm);
@@ -149,14 +169,31 @@ pub(crate) fn drops(
                 let whole = p + 2 * LANES + 8 <= hay.len()
                     && (t.before.is_none() || p > 0)
                     && (t.back.is_none() || p >= LANES);
+                // Positions past `to` are not this part's.
+                let part = match to - p {
+                    left if left < LANES => (1u64 << left) - 1,
+                    _ => u64::MAX,
+                };
                 if !whole {
-                    out.push(0);
+                    // The signature's places byte by byte (a part's last step or two).
+                    let at_sig = |i: usize| {
+                        let w = hay.get(p + i..p + i + sig);
+                        w.is_some_and(|w| {
+                            (w.iter().zip(&storm.word)).all(|(&b, &c)| b | fold_of(c) == c)
+                        })
+                    };
+                    let places = (0..LANES.min(to - p)).filter(|&i| at_sig(i));
+                    out.push([places.fold(0, |bits, i| bits | 1 << i), 0]);
                     p += LANES;
                     continue;
                 }
                 let mut drops = u64::MAX;
+                let mut places = u64::MAX;
                 for j in 0..t.len {
                     drops &= eq64(simd, hay, p + j, t.word[j]);
+                    if j + 1 == sig {
+                        places = drops & part;
+                    }
                 }
                 if drops != 0 {
                     if let Some((ends, n)) = t.ahead {
@@ -186,12 +223,7 @@ pub(crate) fn drops(
                         drops &= !of64(simd, hay, p - 1, before);
                     }
                 }
-                // Positions past `to` are not this part's.
-                let left = to - p;
-                if left < LANES {
-                    drops &= (1u64 << left) - 1;
-                }
-                out.push(drops);
+                out.push([places, drops & part]);
                 p += LANES;
             }
         },
@@ -208,7 +240,8 @@ mod tests {
         /// The drops of a part are, position by position, what [`Storm::drops_at`]
         /// states a byte at a time (the keyword in any case, a byte that ends its run
         /// within `n` bytes after it and one within `back_n` before, no byte after or
-        /// before it that keeps the hit), and none past the part.
+        /// before it that keeps the hit), and none past the part; the signature's
+        /// places are where its first `sig` bytes occur in any case.
         #[test]
         fn drops_are_the_storms_byte_by_byte(
             units in proptest::collection::vec(("[a-zA-Z0-9_:/$\\-. @x]{0,6}", 0usize..4), 0..120),
@@ -216,6 +249,7 @@ mod tests {
             at in 0usize..200,
             len in 0usize..2000,
             some in proptest::collection::vec(any::<bool>(), 4),
+            sig in 3usize..=4,
         ) {
             let Some(simd) = V3::try_new() else {
                 return Ok(());
@@ -225,15 +259,20 @@ mod tests {
             let storm = ghp_storm(runs, (some[2], some[3]));
             let (at, to) = (at.min(hay.len()), (at + len).min(hay.len()));
             let mut out = Vec::new();
-            drops(simd, &storm, &hay, (at, to), &mut out);
+            drops(simd, (&storm, sig), &hay, (at, to), &mut out);
             prop_assert_eq!(out.len(), (to - at).div_ceil(LANES));
-            for (s, &word) in out.iter().enumerate() {
+            let lower = hay.to_ascii_lowercase();
+            for (s, &[places, dropped]) in out.iter().enumerate() {
                 let p = at + s * LANES;
                 let mut want = storm.drops_at(&hay, p);
+                let part = (0..LANES).filter(|&i| p + i < to);
+                let sig_at = |i: &usize| lower[p + i..].starts_with(&b"ghp_"[..sig]);
+                let want_places = part.clone().filter(sig_at).fold(0u64, |w, i| w | 1 << i);
                 if to - p < LANES {
                     want &= (1u64 << (to - p)) - 1;
                 }
-                prop_assert_eq!(word, want, "step at {}", p);
+                prop_assert_eq!(dropped, want, "drops of the step at {}", p);
+                prop_assert_eq!(places, want_places, "places of the step at {}", p);
             }
         }
     }
