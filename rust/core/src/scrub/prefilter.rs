@@ -54,15 +54,18 @@ const PER_PASS: usize = 64;
 /// The keywords one signature stands for: `(keyword, offset of the signature in it)`.
 type Owners = Vec<(u32, usize)>;
 
+/// A Teddy searcher, and per pattern of it (a signature), the keywords it starts.
+type Pass = (packed::Searcher, Vec<Owners>);
+
 /// Signatures on the lowercased text; per signature, the keywords it starts.
 #[derive(Debug)]
 struct Keywords {
     /// Each searcher takes at most [`PER_PASS`] signatures: Teddy's false-positive
     /// rate climbs steeply with more patterns per bucket. A searcher's pattern `j`
     /// is a signature in the order [`bucket_order`] chose; `Owners` are per pattern.
-    searchers: Vec<(packed::Searcher, Vec<Owners>)>,
+    searchers: Vec<Pass>,
     /// Keywords of exactly three bytes (lowercased): one more searcher.
-    three: Option<(packed::Searcher, Vec<Owners>)>,
+    three: Option<Pass>,
     /// The signatures of each of `searchers`, then of `three`, as given to them, with
     /// their owners: what a pass without one is built from (see [`Without`]).
     passes: Vec<(Vec<Vec<u8>>, Vec<Owners>)>,
@@ -76,19 +79,24 @@ struct Keywords {
     dense: Box<Dense>,
 }
 
-/// A storm keyword's Teddy pass without the keyword's signature: in a storm of it, the
-/// passes find the other keywords at their speed on clean text, while the storm's own
-/// signature is compared a step at a time with its drop (see [`Prefilter::storm_teddy`]).
+/// A storm keyword's Teddy passes without the signatures that begin with its first
+/// [`ALIKE`] bytes (its own and its look-alikes': `gho_`, `ghs_`, … for `ghp_`, which
+/// Teddy's nibbles could not tell from it, and verified in vain at every copy): in a
+/// storm of it, the passes find the other keywords at about their speed on clean
+/// text, while those signatures are compared where the storm's first bytes occur,
+/// its own with its drop (see [`Prefilter::storm_teddy`]).
 #[derive(Debug)]
 struct Without {
-    /// The pass it stands in for: an index of `searchers`, or their number for `three`.
-    pass: usize,
-    /// `None` where the signature was the pass's only one.
-    searcher: Option<(packed::Searcher, Vec<Owners>)>,
-    /// The signature left out (lowercased), and the keywords it starts.
-    sig: Vec<u8>,
-    owners: Owners,
+    /// Per pass (`three` last): `None` where it held none of them, else the pass
+    /// rebuilt without them (`None` where it held only those).
+    passes: Vec<Option<Option<Pass>>>,
+    /// The signatures left out (lowercased), the storm keyword's first, and the
+    /// keywords each starts.
+    left: Vec<(Vec<u8>, Owners)>,
 }
+
+/// The first bytes a storm keyword's look-alikes share with it (see [`Without`]).
+const ALIKE: usize = 2;
 
 /// Every keyword as one ASCII-case-insensitive DFA of our own table (the hits of a
 /// keyword found as written are then compared as written), walked a byte at a time
@@ -2811,14 +2819,16 @@ impl Prefilter {
     }
 
     /// The hits of the dense part `at..to` of `hay` (`lower` its lowercased copy) in
-    /// a storm of keyword `k`, where there is no sieve: Teddy's passes, the one that
-    /// holds `k`'s signature built without it (see [`Without`]), find the other
-    /// keywords at about their speed on clean text; the signature's places are found
-    /// with the storm's drop a step at a time (see [`super::storm_drop`]), and those
-    /// not dropped ask their keywords' gates as [`Dense::resolve`] does. Appends to
-    /// `hits`, sorted from `first` on; returns how many hits there were (Teddy's stops
-    /// and the signature's places, dropped or not) and how many were dropped. `None`
-    /// where the storm has no drop or the CPU no AVX2: the walk reads the part.
+    /// a storm of keyword `k`, where there is no sieve: Teddy's passes, built without
+    /// the signatures that begin as `k`'s does (see [`Without`]), find the other
+    /// keywords at about their speed on clean text; where `k`'s first [`ALIKE`] bytes
+    /// occur is found with the storm's drop a step at a time (see
+    /// [`super::storm_drop`]), and at the places not dropped the signatures left out
+    /// are compared. Every hit but the two-byte keywords' asks its gate, as
+    /// [`Dense::resolve`] does. Appends to `hits`, sorted from `first` on; returns how
+    /// many hits there were (Teddy's stops, the signatures found, the hits dropped)
+    /// and how many were dropped. `None` where the storm has no drop or the CPU no
+    /// AVX2: the walk reads the part.
     fn storm_teddy(
         &self,
         k: u32,
@@ -2838,14 +2848,14 @@ impl Prefilter {
             .get_or_init(|| self.without(keywords, k))
             .as_ref()?;
         #[cfg(target_arch = "x86_64")]
-        super::storm_drop::drops(simd, (storm, without.sig.len()), hay, (at, to), space);
+        super::storm_drop::drops(simd, (storm, ALIKE), hay, (at, to), space);
         let passes = keywords.searchers.iter().chain(&keywords.three).enumerate();
         let mut found = 0;
         for (i, pass) in passes {
-            let (searcher, by_sig) = match (i == without.pass, &without.searcher) {
-                (false, _) => pass,
-                (true, Some(pass)) => pass,
-                (true, None) => continue,
+            let (searcher, by_sig) = match &without.passes[i] {
+                None => pass,
+                Some(Some(pass)) => pass,
+                Some(None) => continue,
             };
             let sig = if i == keywords.searchers.len() {
                 3
@@ -2856,23 +2866,41 @@ impl Prefilter {
             found += self.teddy(searcher, by_sig, (hay, lower), at, end, hits);
         }
         found += self.short_hits(hay, (at, to), hits);
+        // Their hits pass their gates too: in a storm of `AZDO` and a random byte,
+        // `azdoaazdo` holds `oaa`, a keyword, every ten copies.
         let mut recent = Recent::new(gating);
+        let mut kept = first;
+        for i in first..hits.len() {
+            let (k, h) = hits[i];
+            let len = self.patterns[k as usize].len();
+            if len < 3 || recent.opens(k, hay, h, len) == Some(true) {
+                hits[kept] = (k, h);
+                kept += 1;
+            }
+        }
+        hits.truncate(kept);
         let mut dropped = 0;
         for (step, &[places, drops]) in space.iter().enumerate() {
-            found += places.count_ones() as usize;
             dropped += drops.count_ones() as usize;
+            found += drops.count_ones() as usize;
             let mut kept = places & !drops;
             while kept != 0 {
                 let p = at + step * 64 + kept.trailing_zeros() as usize;
                 kept &= kept - 1;
-                for &(k, off) in &without.owners {
-                    let Some(h) = p.checked_sub(off) else {
+                for (sig, owners) in &without.left {
+                    if !lower[p..].starts_with(sig) {
                         continue;
-                    };
-                    if self.has_keyword_at(hay, h, k) {
-                        let len = self.patterns[k as usize].len();
-                        if recent.opens(k, hay, h, len) == Some(true) {
-                            hits.push((k, h));
+                    }
+                    found += 1;
+                    for &(k, off) in owners {
+                        let Some(h) = p.checked_sub(off) else {
+                            continue;
+                        };
+                        if self.has_keyword_at(hay, h, k) {
+                            let len = self.patterns[k as usize].len();
+                            if recent.opens(k, hay, h, len) == Some(true) {
+                                hits.push((k, h));
+                            }
                         }
                     }
                 }
@@ -2887,34 +2915,33 @@ impl Prefilter {
     #[cold]
     #[inline(never)]
     fn without(&self, keywords: &Keywords, k: u32) -> Option<Without> {
-        let (pass, j) = keywords
-            .passes
-            .iter()
-            .enumerate()
-            .find_map(|(i, (_, owners))| {
-                let j = owners.iter().position(|o| o.contains(&(k, 0)))?;
-                Some((i, j))
-            })?;
-        let (sigs, owners) = &keywords.passes[pass];
-        let rest = |x: &usize| *x != j;
-        let rest_sigs: Vec<Vec<u8>> = (0..sigs.len())
-            .filter(rest)
-            .map(|x| sigs[x].clone())
-            .collect();
-        let rest_owners: Vec<Owners> = (0..sigs.len())
-            .filter(rest)
-            .map(|x| owners[x].clone())
-            .collect();
-        let searcher = match rest_sigs.is_empty() {
-            true => None,
-            false => Some(teddy_pass(&rest_sigs, &rest_owners)?),
-        };
-        Some(Without {
-            pass,
-            searcher,
-            sig: sigs[j].clone(),
-            owners: owners[j].clone(),
-        })
+        let own = (keywords.passes.iter()).find_map(|(sigs, owners)| {
+            let j = owners.iter().position(|o| o.contains(&(k, 0)))?;
+            Some((sigs[j].clone(), owners[j].clone()))
+        })?;
+        let alike = |sig: &[u8]| sig[..ALIKE] == own.0[..ALIKE];
+        let mut left = vec![own.clone()];
+        let mut passes = Vec::new();
+        for (sigs, owners) in &keywords.passes {
+            if !sigs.iter().any(|s| alike(s)) {
+                passes.push(None);
+                continue;
+            }
+            let (mut rest, mut rest_owners) = (Vec::new(), Vec::new());
+            for (sig, o) in sigs.iter().zip(owners) {
+                if !alike(sig) {
+                    rest.push(sig.clone());
+                    rest_owners.push(o.clone());
+                } else if *sig != own.0 {
+                    left.push((sig.clone(), o.clone()));
+                }
+            }
+            passes.push(match rest.is_empty() {
+                true => Some(None),
+                false => Some(Some(teddy_pass(&rest, &rest_owners)?)),
+            });
+        }
+        Some(Without { passes, left })
     }
 
     /// The hits of the dense part `at..to` of `text` (signatures starting there,
@@ -3112,7 +3139,7 @@ fn lowercase_into(hay: &[u8], dst: &mut Vec<u8>) {
 /// sample of ordinary text. The layout only changes speed: every order finds the same hits.
 /// A Teddy searcher of `sigs` (lowercased), laid out by [`bucket_order`], with the
 /// owners of its patterns in its order.
-fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners]) -> Option<(packed::Searcher, Vec<Owners>)> {
+fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners]) -> Option<Pass> {
     let order = bucket_order(sigs);
     packed::Config::new()
         .match_kind(PackedKind::LeftmostFirst)
@@ -4029,7 +4056,7 @@ mod tests {
             let without = keywords.without[k as usize].get().unwrap().as_ref().unwrap();
             let storm = dense.storm(k, &pre.patterns).unwrap();
             let dropped = |(k, h): Hit| {
-                without.owners.iter().any(|&(o, off)| {
+                without.left[0].1.iter().any(|&(o, off)| {
                     let place = h + off;
                     let step = at + (place - at) / 64 * 64;
                     o == k && place >= at && storm.drops_at(&text, step) >> (place - step) & 1 == 1

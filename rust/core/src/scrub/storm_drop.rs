@@ -1,10 +1,10 @@
 //! A storm's drop where the CPU has AVX2 but not the sieve: the places of a dense
-//! part where the storm keyword's signature occurs, and those whose hits cannot match
-//! (see `sieve::Storm`), 64 at a time, as bits. Teddy's passes read the part with
-//! that signature left out (see `prefilter::Prefilter::storm_teddy`), and only the
-//! places not dropped ask their gates; where they cannot, the dense walk finds every
-//! hit and drops those by the bits instead of asking their gates (in a storm of `sk-`
-//! and a random byte, the gates and their kills were three quarters of the time).
+//! part where the storm keyword's first bytes occur, and those whose hits cannot
+//! match (see `sieve::Storm`), 64 at a time, as bits. Teddy's passes read the part
+//! without the signatures that begin so (see `prefilter::Prefilter::storm_teddy`),
+//! and only the places not dropped are compared with them and ask their gates (in a
+//! storm of `sk-` and a random byte, the walk's gates and their kills had been three
+//! quarters of the time).
 //!
 //! Each step computes what [`super::sieve::Storm::drops_at`] states a byte at a time,
 //! in two 32-byte halves: a byte is looked up in a 256-bit set by two shuffles of its
@@ -131,18 +131,18 @@ fn of64(simd: V3, hay: &[u8], k: usize, set: Set) -> u64 {
     of(simd, hay, k, set) | of(simd, hay, k + 32, set) << 32
 }
 
-/// The bytes of the 32 of `hay` from `k`, or-ed with `fold`, equal to `c`'s.
+/// The bytes of `v`, or-ed with `fold`, equal to `c`'s.
 #[inline(always)]
-fn eq(simd: V3, hay: &[u8], k: usize, (c, fold): (__m256i, __m256i)) -> u64 {
+fn eq(simd: V3, v: __m256i, (c, fold): (__m256i, __m256i)) -> u64 {
     let v2 = simd.avx2;
-    let v = v2._mm256_or_si256(load(hay, k), fold);
+    let v = v2._mm256_or_si256(v, fold);
     u64::from(v2._mm256_movemask_epi8(v2._mm256_cmpeq_epi8(v, c)) as u32)
 }
 
-/// [`eq`] for the 64 bytes from `k`.
+/// [`eq`] for the 64 bytes of `hay` from `k`.
 #[inline(always)]
 fn eq64(simd: V3, hay: &[u8], k: usize, word: (__m256i, __m256i)) -> u64 {
-    eq(simd, hay, k, word) | eq(simd, hay, k + 32, word) << 32
+    eq(simd, load(hay, k), word) | eq(simd, load(hay, k + 32), word) << 32
 }
 
 /// Set `out` to what a storm of `storm`'s keyword has at the positions `at..to` of
@@ -215,9 +215,17 @@ pub(crate) fn drops(
                     if let Some(after) = t.after {
                         drops &= !of64(simd, hay, p + t.len, after);
                     }
-                    for &[a, fa, b, fb] in &t.pairs {
-                        let first = eq64(simd, hay, p + t.len, (a, fa));
-                        drops &= !(first & eq64(simd, hay, p + t.len + 1, (b, fb)));
+                    if !t.pairs.is_empty() {
+                        // Loaded once for every pair.
+                        let k = p + t.len;
+                        let next = [load(hay, k), load(hay, k + 32)];
+                        let second = [load(hay, k + 1), load(hay, k + 33)];
+                        let eq64 = |[a, b]: [__m256i; 2], word| {
+                            eq(simd, a, word) | eq(simd, b, word) << 32
+                        };
+                        for &[a, fa, b, fb] in &t.pairs {
+                            drops &= !(eq64(next, (a, fa)) & eq64(second, (b, fb)));
+                        }
                     }
                     if let Some(before) = t.before {
                         drops &= !of64(simd, hay, p - 1, before);
