@@ -807,6 +807,29 @@ impl Dense {
         return false;
     }
 
+    /// Set `space` to where `storm`'s first [`ALIKE`] bytes occur in `at..to` of
+    /// `text`, and which of those places it drops (see [`super::storm_drop`]); `None`
+    /// where the CPU has no AVX2.
+    fn storm_places(
+        &self,
+        storm: &Storm,
+        text: &[u8],
+        (at, to): (usize, usize),
+        space: &mut Vec<[u64; 2]>,
+    ) -> Option<()> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let simd = self.avx2?;
+            super::storm_drop::drops(simd, (storm, ALIKE), text, (at, to), space);
+            Some(())
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (storm, text, at, to, space);
+            None
+        }
+    }
+
     /// Of `hits`: the most bytes before its signature that a hit's gate reads (its
     /// keyword's [`Gates::back_of`] and the bytes of the keyword before its signature),
     /// and the most it reads from its signature on. The first is at least the most
@@ -2839,16 +2862,11 @@ impl Prefilter {
     ) -> Option<(usize, usize)> {
         let keywords = self.keywords.as_ref()?;
         let dense = &keywords.dense;
-        #[cfg(target_arch = "x86_64")]
-        let simd = dense.avx2?;
-        #[cfg(not(target_arch = "x86_64"))]
-        return None;
         let storm = dense.storm(k, &self.patterns)?;
         let without = (keywords.without.get(k as usize)?)
             .get_or_init(|| self.without(keywords, k))
             .as_ref()?;
-        #[cfg(target_arch = "x86_64")]
-        super::storm_drop::drops(simd, (storm, ALIKE), hay, (at, to), space);
+        dense.storm_places(storm, hay, (at, to), space)?;
         let passes = keywords.searchers.iter().chain(&keywords.three).enumerate();
         let mut found = 0;
         for (i, pass) in passes {

@@ -933,7 +933,7 @@ pub(crate) fn ghp_storm((n, back_n): (usize, usize), keeps: (bool, bool)) -> Sto
 
 /// What a storm's compare sets in a byte of text before comparing it with lowercase
 /// `c`: 0x20 where `c` is a letter, so that both cases compare equal.
-fn fold_of(c: u8) -> u8 {
+pub(crate) fn fold_of(c: u8) -> u8 {
     if c.is_ascii_lowercase() {
         0x20
     } else {

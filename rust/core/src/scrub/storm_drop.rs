@@ -15,7 +15,7 @@
 use core::arch::x86_64::__m256i;
 use pulp::x86::V3;
 
-use super::sieve::{ahead_window, back_window, Storm, PAIRS_AFTER, STORM_RUN};
+use super::sieve::{ahead_window, back_window, fold_of, Storm, PAIRS_AFTER, STORM_RUN};
 
 /// Positions per step.
 const LANES: usize = 64;
@@ -30,15 +30,10 @@ struct Set {
 
 impl Set {
     fn of(bits: &[u8; 32]) -> Set {
-        let half = |h: &[u8]| {
-            let mut t = [0u8; 32];
-            t[..16].copy_from_slice(h);
-            t[16..].copy_from_slice(h);
-            bytemuck::cast::<[u8; 32], __m256i>(t)
-        };
+        let (lo, hi) = bits.split_at(16);
         Set {
-            lo: half(&bits[..16]),
-            hi: half(&bits[16..]),
+            lo: splat16(lo.try_into().expect("16 bytes")),
+            hi: splat16(hi.try_into().expect("16 bytes")),
         }
     }
 
@@ -71,16 +66,9 @@ fn splat16(half: [u8; 16]) -> __m256i {
     bytemuck::cast::<[u8; 32], __m256i>(t)
 }
 
+/// `b` in every byte.
 fn splat(b: u8) -> __m256i {
     bytemuck::cast::<[u8; 32], __m256i>([b; 32])
-}
-
-fn fold_of(c: u8) -> u8 {
-    if c.is_ascii_lowercase() {
-        0x20
-    } else {
-        0
-    }
 }
 
 impl Tables {

@@ -997,9 +997,10 @@ impl Scrubber {
         // hit is stored, sorted and read back).
         //
         // A hit the memo does not know is read by its rule's DFA there, a few per pass,
-        // more while they die cheaply (see [`learn`], [`LEARN_CHEAP`]): at the start of a storm the memo is empty, and without it
-        // every hit of the first slice (~13,000 in 64 KiB of `TOKEN`) went on to the
-        // scrubber, four times the time of the fifteen slices after it.
+        // more while they die cheaply (see [`learn`], [`LEARN_CHEAP`]): at the start
+        // of a storm the memo is empty, and without it every hit of the first slice
+        // (~13,000 in 64 KiB of `TOKEN`) went on to the scrubber, four times the time
+        // of the fifteen slices after it.
         let gated = self.shortcuts();
         let (set, memos) = (&*self.set, RefCell::new(&mut self.memos));
         let (budget, fed) = (Cell::new(LEARN), Cell::new(0u64));
