@@ -1136,14 +1136,23 @@ struct Top {
     /// `AKIA`): each a stop of a Teddy searcher, which finds them on the lowercased
     /// copy.
     misspelled: usize,
+    /// The keyword whose hits were most often dropped or spelled as it cannot be,
+    /// and how many: without the sieve, a storm of either is read as one (see
+    /// [`Prefilter::storm_teddy`]).
+    stray: (u32, u32),
 }
 
 impl Top {
-    /// The most dropped of `recent`'s keywords, if more than this one's.
+    /// The most dropped of `recent`'s keywords, if more than this one's; and the
+    /// most dropped or misspelled.
     fn note(&mut self, recent: &Recent<'_>) {
         for slot in &recent.slots {
             if slot.dropped > self.dropped {
                 (self.keyword, self.dropped) = (slot.keyword, slot.dropped);
+            }
+            let stray = slot.dropped + slot.misspelled;
+            if stray > self.stray.1 {
+                self.stray = (slot.keyword, stray);
             }
         }
     }
@@ -1466,8 +1475,9 @@ struct Slot<'g> {
     last: Option<(Window, Reading)>,
     /// For a gate of a run before the keyword: the run at its last hit.
     run: Option<RunBefore>,
-    /// Its hits dropped (see [`Top`]).
+    /// Its hits dropped (see [`Top`]), and those spelled as it cannot be.
     dropped: u32,
+    misspelled: u32,
 }
 
 /// Keywords [`Recent`] keeps: a storm holds one to three (`ado_token` holds `token`),
@@ -1482,6 +1492,7 @@ impl<'g> Recent<'g> {
             last: None,
             run: None,
             dropped: 0,
+            misspelled: 0,
         };
         Recent {
             gates,
@@ -1496,8 +1507,11 @@ impl<'g> Recent<'g> {
     #[inline(always)]
     fn opens(&mut self, k: u32, text: &[u8], at: usize, len: usize) -> Option<bool> {
         let opens = self.judge(k, text, at, len);
-        if opens == Some(false) {
-            self.slots[k as usize % RECENT].dropped += 1;
+        let slot = &mut self.slots[k as usize % RECENT];
+        match opens {
+            Some(false) => slot.dropped += 1,
+            None => slot.misspelled += 1,
+            Some(true) => {}
         }
         opens
     }
@@ -1513,6 +1527,7 @@ impl<'g> Recent<'g> {
                 last: None,
                 run: None,
                 dropped: 0,
+                misspelled: 0,
             };
         }
         if let Some(gate) = slot.gate {
@@ -2715,14 +2730,20 @@ impl Prefilter {
                 let n = dense.find(&self.walk, hay, gates, (a, b), (hits, chains, &mut top));
                 *misspelled += top.misspelled;
                 // (A period's part, between copies, is no storm.)
+                // Without the sieve, a storm of a keyword found as written in the
+                // other case (`akia`) is one too: Teddy stops at each of its hits.
+                let (keyword, dropped) = match sieve {
+                    Some(_) => (top.keyword, top.dropped),
+                    None => top.stray,
+                };
                 if b - a >= STORM_PART
-                    && top.dropped as usize * STORM_EVERY >= b - a
+                    && dropped as usize * STORM_EVERY >= b - a
                     && gates.is_some()
                     && (sieve.is_some_and(|(sieve, _)| sieve.by_bytes())
                         || (sieve.is_none() && dense.drops_storms()))
-                    && dense.storm(top.keyword, &self.patterns).is_some()
+                    && dense.storm(keyword, &self.patterns).is_some()
                 {
-                    storm.set(Some(top.keyword));
+                    storm.set(Some(keyword));
                 }
                 n
             });
