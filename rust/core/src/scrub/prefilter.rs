@@ -2729,13 +2729,13 @@ impl Prefilter {
                 let mut top = Top::default();
                 let n = dense.find(&self.walk, hay, gates, (a, b), (hits, chains, &mut top));
                 *misspelled += top.misspelled;
-                // (A period's part, between copies, is no storm.)
                 // Without the sieve, a storm of a keyword found as written in the
                 // other case (`akia`) is one too: Teddy stops at each of its hits.
                 let (keyword, dropped) = match sieve {
                     Some(_) => (top.keyword, top.dropped),
                     None => top.stray,
                 };
+                // (A period's part, between copies, is no storm.)
                 if b - a >= STORM_PART
                     && dropped as usize * STORM_EVERY >= b - a
                     && gates.is_some()
