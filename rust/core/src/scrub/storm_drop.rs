@@ -245,7 +245,7 @@ mod tests {
             at in 0usize..200,
             len in 0usize..2000,
             some in proptest::collection::vec(any::<bool>(), 4),
-            sig in 3usize..=4,
+            sig in 2usize..=4,
         ) {
             let Some(simd) = V3::try_new() else {
                 return Ok(());
