@@ -52,7 +52,10 @@ struct Tables {
     back: Option<(Set, usize)>,
     after: Option<Set>,
     before: Option<Set>,
-    pairs: Vec<[__m256i; 4]>,
+    /// The pairs after the keyword (each byte and its fold); the first `n_pairs`
+    /// are the storm's (no allocation: the tables are made for every part).
+    pairs: [[__m256i; 4]; PAIRS_AFTER],
+    n_pairs: usize,
 }
 
 /// Each byte's bit, by its low three bits.
@@ -81,9 +84,11 @@ impl Tables {
             back: run(&storm.back_ends, storm.back_n),
             after: Set::some(&storm.after),
             before: Set::some(&storm.before),
-            pairs: (storm.after_pairs.iter().take(PAIRS_AFTER))
-                .map(|&[a, b]| [splat(a), splat(fold_of(a)), splat(b), splat(fold_of(b))])
-                .collect(),
+            pairs: std::array::from_fn(|i| {
+                let [a, b] = storm.after_pairs.get(i).copied().unwrap_or_default();
+                [splat(a), splat(fold_of(a)), splat(b), splat(fold_of(b))]
+            }),
+            n_pairs: storm.after_pairs.len().min(PAIRS_AFTER),
         }
     }
 }
@@ -203,7 +208,7 @@ pub(crate) fn drops(
                     if let Some(after) = t.after {
                         drops &= !of64(simd, hay, p + t.len, after);
                     }
-                    if !t.pairs.is_empty() {
+                    if t.n_pairs > 0 {
                         // Loaded once for every pair.
                         let k = p + t.len;
                         let next = [load(hay, k), load(hay, k + 32)];
@@ -211,7 +216,7 @@ pub(crate) fn drops(
                         let eq64 = |[a, b]: [__m256i; 2], word| {
                             eq(simd, a, word) | eq(simd, b, word) << 32
                         };
-                        for &[a, fa, b, fb] in &t.pairs {
+                        for &[a, fa, b, fb] in &t.pairs[..t.n_pairs] {
                             drops &= !(eq64(next, (a, fa)) & eq64(second, (b, fb)));
                         }
                     }
