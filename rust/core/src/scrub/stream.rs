@@ -2644,12 +2644,18 @@ mod tests {
     /// hits were each made, queued and fed (`eyJ` 44 against 88 MB/s).
     #[test]
     fn storms_learned_dead_cheaply_are_learned_through() {
-        let set = RuleSet::builtin();
         // 16,384 hits of `eyJ`, a JWT's first bytes, each dead by the first break.
-        let text = crate::scrub::prefilter::varied_storm(b"eyJ", 16_384 * 4);
-        let (s, (out, _)) = scrubber_after(set.clone(), &text, 65536, false);
-        assert_eq!(out, scrubbed(&text, text.len(), true));
+        let s = varied_storm_fed(b"eyJ", 16_384);
         assert!(s.made * 8 < 16_384, "{} of 16,384 hits made", s.made);
+    }
+
+    /// The built-in scrubber after `hits` copies of `unit` and a random byte in 64 KiB
+    /// chunks, whose output was plain feeding's.
+    fn varied_storm_fed(unit: &[u8], hits: usize) -> Scrubber {
+        let text = crate::scrub::prefilter::varied_storm(unit, hits * (unit.len() + 1));
+        let (s, (out, _)) = scrubber_after(RuleSet::builtin(), &text, 65536, false);
+        assert_eq!(out, scrubbed(&text, text.len(), true));
+        s
     }
 
     /// Storms of a keyword whose hits cannot match are dropped in bulk where the CPU
@@ -2658,11 +2664,8 @@ mod tests {
     /// past: ~4,000 hits), and give what plain feeding gives.
     #[test]
     fn storms_that_do_not_repeat_are_dropped_in_bulk() {
-        let set = RuleSet::builtin();
-        let text = crate::scrub::prefilter::varied_storm(b"ghp_", 24_000 * 5);
-        let (s, (out, _)) = scrubber_after(set.clone(), &text, 65536, false);
-        assert_eq!(out, scrubbed(&text, text.len(), true));
-        if set.prefilter.storms_in_bulk() {
+        let s = varied_storm_fed(b"ghp_", 24_000);
+        if s.set.prefilter.storms_in_bulk() {
             assert!(
                 s.prefilter_space.storm.dropped * 4 > 24_000 * 3,
                 "{} of 24,000 dropped in bulk",
@@ -2681,9 +2684,7 @@ mod tests {
         if set.prefilter.sieved() || !set.prefilter.storms_in_bulk() {
             return;
         }
-        let text = crate::scrub::prefilter::varied_storm(b"GHP_", 24_000 * 5);
-        let (s, (out, _)) = scrubber_after(set.clone(), &text, 65536, false);
-        assert_eq!(out, scrubbed(&text, text.len(), true));
+        let s = varied_storm_fed(b"GHP_", 24_000);
         assert!(
             s.prefilter_space.storm.dropped * 4 > 24_000 * 3,
             "{} of 24,000 dropped in bulk",
