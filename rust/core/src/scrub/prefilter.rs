@@ -84,12 +84,15 @@ struct Keywords {
 /// Teddy's nibbles could not tell from it, and verified in vain at every copy): in a
 /// storm of it, the passes find the other keywords at about their speed on clean
 /// text, while those signatures are compared where the storm's first bytes occur,
-/// its own with its drop (see [`Prefilter::storm_teddy`]).
+/// its own with its drop (see [`Prefilter::storm_teddy`]). Every pass is laid out
+/// anew for the storm's text (see [`storm_sample`]): laid out for ordinary text, a
+/// bucket whose nibbles admit the storm's windows (`kia0`, `aZak` in a storm of `akia`)
+/// stops at every copy and verifies its signatures in vain.
 #[derive(Debug)]
 struct Without {
-    /// Per pass (`three` last): `None` where it held none of them, else the pass
-    /// rebuilt without them (`None` where it held only those).
-    passes: Vec<Option<Option<Pass>>>,
+    /// Per pass (`three` last): the pass rebuilt without them, `None` where it held
+    /// only those.
+    passes: Vec<Option<Pass>>,
     /// The signatures left out (lowercased), the storm keyword's first, and the
     /// keywords each starts.
     left: Vec<(Vec<u8>, Owners)>,
@@ -2045,7 +2048,7 @@ impl Prefilter {
         // Teddy's searchers are only built where there is no sieve.
         let teddy_sigs = if sieve.is_some() { &[][..] } else { &sigs[..] };
         for (chunk, owners) in teddy_sigs.chunks(per).zip(by_sig.chunks(per)) {
-            match teddy_pass(chunk, owners) {
+            match teddy_pass(chunk, owners, None) {
                 Some(searcher) => searchers.push(searcher),
                 None => {
                     searchers.clear();
@@ -2056,7 +2059,7 @@ impl Prefilter {
         let three = if three_sigs.is_empty() || sieve.is_some() {
             None
         } else {
-            match teddy_pass(&three_sigs, &three_owners) {
+            match teddy_pass(&three_sigs, &three_owners, None) {
                 Some(searcher) => Some(searcher),
                 None => {
                     searchers.clear();
@@ -2888,13 +2891,10 @@ impl Prefilter {
             .get_or_init(|| self.without(keywords, k))
             .as_ref()?;
         dense.storm_places(storm, hay, (at, to), space)?;
-        let passes = keywords.searchers.iter().chain(&keywords.three).enumerate();
         let mut found = 0;
-        for (i, pass) in passes {
-            let (searcher, by_sig) = match &without.passes[i] {
-                None => pass,
-                Some(Some(pass)) => pass,
-                Some(None) => continue,
+        for i in 0..without.passes.len() {
+            let Some((searcher, by_sig)) = &without.passes[i] else {
+                continue;
             };
             let sig = if i == keywords.searchers.len() {
                 3
@@ -2959,13 +2959,10 @@ impl Prefilter {
             Some((sigs[j].clone(), owners[j].clone()))
         })?;
         let alike = |sig: &[u8]| sig[..ALIKE] == own.0[..ALIKE];
+        let sample = storm_sample(&self.patterns[k as usize]);
         let mut left = vec![own.clone()];
         let mut passes = Vec::new();
         for (sigs, owners) in &keywords.passes {
-            if !sigs.iter().any(|s| alike(s)) {
-                passes.push(None);
-                continue;
-            }
             let (mut rest, mut rest_owners) = (Vec::new(), Vec::new());
             for (sig, o) in sigs.iter().zip(owners) {
                 if !alike(sig) {
@@ -2976,8 +2973,8 @@ impl Prefilter {
                 }
             }
             passes.push(match rest.is_empty() {
-                true => Some(None),
-                false => Some(Some(teddy_pass(&rest, &rest_owners)?)),
+                true => None,
+                false => Some(teddy_pass(&rest, &rest_owners, Some(&sample))?),
             });
         }
         Some(Without { passes, left })
@@ -3178,8 +3175,25 @@ fn lowercase_into(hay: &[u8], dst: &mut Vec<u8>) {
 /// sample of ordinary text. The layout only changes speed: every order finds the same hits.
 /// A Teddy searcher of `sigs` (lowercased), laid out by [`bucket_order`], with the
 /// owners of its patterns in its order.
-fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners]) -> Option<Pass> {
-    let order = bucket_order(sigs);
+/// The text a storm of `keyword` is, as its Teddy passes read it (lowercased): the
+/// keyword, then each byte that may follow it in turn (what [`layout`] lays a storm's
+/// passes out for: every window of up to [`SIG`] bytes that holds part of a copy).
+fn storm_sample(keyword: &[u8]) -> Vec<u8> {
+    let keyword = keyword.to_ascii_lowercase();
+    let mut sample = Vec::new();
+    for c in (b' '..=b'~').chain([b'\t', b'\n']) {
+        if !c.is_ascii_uppercase() {
+            sample.extend_from_slice(&keyword);
+            sample.push(c);
+        }
+    }
+    sample
+}
+
+/// A Teddy searcher of `sigs` (owned as `owners` says), its buckets laid out for
+/// `sample` (lowercased text; ordinary text when `None`, see [`layout`]).
+fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners], sample: Option<&[u8]>) -> Option<Pass> {
+    let order = bucket_order(sigs, sample);
     packed::Config::new()
         .match_kind(PackedKind::LeftmostFirst)
         .heuristic_pattern_limits(false)
@@ -3189,13 +3203,13 @@ fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners]) -> Option<Pass> {
         .map(|s| (s, order.iter().map(|&i| owners[i].clone()).collect()))
 }
 
-fn bucket_order(sigs: &[Vec<u8>]) -> Vec<usize> {
+fn bucket_order(sigs: &[Vec<u8>], sample: Option<&[u8]>) -> Vec<usize> {
     if sigs.is_empty() {
         return Vec::new();
     }
     // Teddy's slim searchers have 8 buckets, the fat ones (over 32 patterns) 16.
     let buckets = if sigs.len() > 32 { 16 } else { 8 };
-    let (units, members) = layout(sigs, buckets, Model::Nibbles);
+    let (units, members) = layout(sigs, buckets, Model::Nibbles, sample);
     let rounds = members.iter().map(Vec::len).max().unwrap_or(0);
     let mut order = Vec::with_capacity(sigs.len() + buckets);
     for r in 0..rounds {
@@ -3274,11 +3288,13 @@ impl Model {
 /// `sigs` (all of one length, at least one) laid out over `buckets` buckets of a
 /// Teddy-like searcher, each bucket as full as the others: the signatures as *units*
 /// (those `model` cannot tell apart), and per bucket the units in it. Each unit goes,
-/// largest first, to the bucket whose flag rate on ordinary lowercased text grows least.
+/// largest first, to the bucket whose flag rate grows least on lowercased text:
+/// `sample`, or ordinary text when `None`.
 pub(crate) fn layout(
     sigs: &[Vec<u8>],
     buckets: usize,
     model: Model,
+    sample: Option<&[u8]>,
 ) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
     let len = sigs[0].len();
     // Units in the order their first signature comes.
@@ -3318,11 +3334,14 @@ pub(crate) fn layout(
             })
             .product()
     };
-    // How often they flag a position of ordinary text itself: words recur, which the
-    // per-byte model cannot see (`open`, `-r--`, `midd` flag far more often than
-    // their bytes' frequencies say). Both rates count; the sample decides among
-    // buckets the model finds alike.
-    let sample = ORDINARY.as_bytes().to_ascii_lowercase();
+    // How often they flag a position of the sample itself: in ordinary text words
+    // recur, which the per-byte model cannot see (`open`, `-r--`, `midd` flag far more
+    // often than their bytes' frequencies say), and a storm's text is its copies.
+    // Both rates count; the sample decides among buckets the model finds alike.
+    let sample = match sample {
+        Some(s) => s.to_vec(),
+        None => ORDINARY.as_bytes().to_ascii_lowercase(),
+    };
     let windows = sample.len().saturating_sub(len) + 1;
     // The windows `places` admit, counted one by one (from the windows that start with
     // a byte the first place admits): what `Windows` counts, checked in debug builds
@@ -3726,6 +3745,75 @@ mod tests {
         }
     }
 
+    /// The windows of `text` that some bucket of `sigs`, laid out over `buckets` for
+    /// `sample`, admits (where Teddy stops and verifies).
+    fn stops(sigs: &[Vec<u8>], buckets: usize, sample: Option<&[u8]>, text: &[u8]) -> usize {
+        let model = Model::Nibbles;
+        let (units, members) = layout(sigs, buckets, model, sample);
+        let places: Vec<Vec<Place>> = (members.iter())
+            .map(|bucket| {
+                let mut places = vec![(0, 0); sigs[0].len()];
+                for &i in bucket.iter().flat_map(|&u| &units[u]) {
+                    for (place, &c) in places.iter_mut().zip(&sigs[i]) {
+                        model.add(place, c);
+                    }
+                }
+                places
+            })
+            .collect();
+        (text.windows(sigs[0].len()))
+            .filter(|w| {
+                (places.iter()).any(|p| p.iter().zip(*w).all(|(&place, &c)| model.admits(place, c)))
+            })
+            .count()
+    }
+
+    /// A storm's passes, laid out for its text, stop at fewer of its windows than
+    /// those laid out for ordinary text: in a storm of `akia`, buckets whose nibbles
+    /// admitted windows such as `kia0` stopped at every few copies. The storms are
+    /// those of `tests/worst.rs` (lowercased, as Teddy reads them): the keyword and
+    /// one byte of `aZ09_-.:= `, every pair of them.
+    #[test]
+    fn storm_passes_stop_at_fewer_of_the_storms_windows() {
+        let pre = Prefilter::without_sieve(&keywords());
+        let passes = &pre.keywords.as_ref().expect("keywords").passes;
+        let storms = [
+            ("akia", 4),
+            ("azdo", 3),
+            ("xoxb-", 1),
+            ("ghp_", 1),
+            ("sk-", 1),
+            ("eyj", 1),
+        ];
+        for (storm, fewer) in storms {
+            let mut text = Vec::new();
+            for (a, b) in b"az09_-.:= "
+                .iter()
+                .flat_map(|&a| b"az09_-.:= ".map(|b| (a, b)))
+            {
+                text.extend_from_slice(storm.as_bytes());
+                text.push(a);
+                text.extend_from_slice(storm.as_bytes());
+                text.push(b);
+            }
+            let (mut before, mut after) = (0, 0);
+            for (sigs, _) in passes {
+                let alike = |s: &&Vec<u8>| s[..ALIKE] == storm.as_bytes()[..ALIKE];
+                let rest: Vec<Vec<u8>> = sigs.iter().filter(|s| !alike(s)).cloned().collect();
+                if rest.is_empty() {
+                    continue;
+                }
+                let buckets = if rest.len() > 32 { 16 } else { 8 };
+                before += stops(&rest, buckets, None, &text);
+                after += stops(&rest, buckets, Some(&storm_sample(storm.as_bytes())), &text);
+            }
+            assert!(
+                after * fewer <= before,
+                "{storm}: {after} stops, {before} laid out for ordinary text"
+            );
+        }
+    }
+
     #[test]
     fn bucket_order_keeps_every_signature() {
         let sigs: Vec<Vec<u8>> = keywords()
@@ -3734,7 +3822,7 @@ mod tests {
             .map(|k| k[..SIG].to_ascii_lowercase())
             .collect();
         for n in [1, 5, 20, 33, 64, sigs.len()] {
-            let mut order = bucket_order(&sigs[..n]);
+            let mut order = bucket_order(&sigs[..n], None);
             order.sort_unstable();
             order.dedup();
             assert_eq!(order, (0..n).collect::<Vec<_>>(), "{n} signatures");
