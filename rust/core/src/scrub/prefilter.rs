@@ -96,6 +96,9 @@ struct Without {
     /// The signatures left out (lowercased), the storm keyword's first, and the
     /// keywords each starts.
     left: Vec<(Vec<u8>, Owners)>,
+    /// Per signature left out: its bytes as a little-endian word, and their mask
+    /// (signatures are of [`SIG`] bytes or fewer).
+    words: Vec<(u32, u32)>,
 }
 
 /// The first bytes a storm keyword's look-alikes share with it (see [`Without`]).
@@ -2926,8 +2929,15 @@ impl Prefilter {
             while kept != 0 {
                 let p = at + step * 64 + kept.trailing_zeros() as usize;
                 kept &= kept - 1;
-                for (sig, owners) in &without.left {
-                    if !lower[p..].starts_with(sig) {
+                let word = lower[p..]
+                    .first_chunk::<SIG>()
+                    .map(|w| u32::from_le_bytes(*w));
+                for ((sig, owners), &(w, mask)) in without.left.iter().zip(&without.words) {
+                    let starts = match word {
+                        Some(word) => word & mask == w,
+                        None => lower[p..].starts_with(sig),
+                    };
+                    if !starts {
                         continue;
                     }
                     found += 1;
@@ -2977,7 +2987,19 @@ impl Prefilter {
                 false => Some(teddy_pass(&rest, &rest_owners, Some(&sample))?),
             });
         }
-        Some(Without { passes, left })
+        let words = (left.iter())
+            .map(|(sig, _)| {
+                let mut w = [0u8; SIG];
+                w[..sig.len()].copy_from_slice(sig);
+                let mask = u32::MAX >> (8 * (SIG - sig.len()));
+                (u32::from_le_bytes(w), mask)
+            })
+            .collect();
+        Some(Without {
+            passes,
+            left,
+            words,
+        })
     }
 
     /// The hits of the dense part `at..to` of `text` (signatures starting there,
