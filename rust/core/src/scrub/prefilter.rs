@@ -99,6 +99,11 @@ struct Without {
     /// Per signature left out: its bytes as a little-endian word, and their mask
     /// (signatures are of [`SIG`] bytes or fewer).
     words: Vec<(u32, u32)>,
+    /// Where every keyword those signatures start is found as written, and all
+    /// begin them alike: the first [`ALIKE`] bytes as written. Only the places where
+    /// those occur are compared: a storm of the keyword in the other case (`GHP_` for
+    /// `ghp_`, a run of `a` for Twitter's 21 `A`s) has none.
+    exact: Option<[u8; ALIKE]>,
 }
 
 /// The first bytes a storm keyword's look-alikes share with it (see [`Without`]).
@@ -814,24 +819,47 @@ impl Dense {
     }
 
     /// Set `space` to where `storm`'s first [`ALIKE`] bytes occur in `at..to` of
-    /// `text`, and which of those places it drops (see [`super::storm_drop`]); `None`
-    /// where the CPU has no AVX2.
+    /// `text`, which of those places it drops, and where they occur as `written`
+    /// (see [`super::storm_drop`]); `None` where the CPU has no AVX2.
     fn storm_places(
         &self,
-        storm: &Storm,
+        (storm, written): (&Storm, Option<&[u8]>),
         text: &[u8],
         (at, to): (usize, usize),
-        space: &mut Vec<[u64; 2]>,
+        space: &mut Vec<[u64; 3]>,
     ) -> Option<()> {
         #[cfg(target_arch = "x86_64")]
         {
             let simd = self.avx2?;
-            super::storm_drop::drops(simd, (storm, ALIKE), text, (at, to), space);
+            super::storm_drop::drops(simd, (storm, ALIKE, written), text, (at, to), space);
             Some(())
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let _ = (storm, text, at, to, space);
+            let _ = (storm, written, text, at, to, space);
+            None
+        }
+    }
+
+    /// Set `out` to where `word` (lowercased) occurs in `at..to` of `text` in any
+    /// case and as `written`, as [`Dense::storm_places`] has them (see
+    /// [`super::storm_drop::places`]); `None` where the CPU has no AVX2.
+    fn places(
+        &self,
+        (word, written): (&[u8], &[u8]),
+        text: &[u8],
+        (at, to): (usize, usize),
+        out: &mut Vec<[u64; 3]>,
+    ) -> Option<()> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let simd = self.avx2?;
+            super::storm_drop::places(simd, (word, written), text, (at, to), out);
+            Some(())
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (word, written, text, at, to, out);
             None
         }
     }
@@ -1108,6 +1136,9 @@ impl Dense {
                 }
                 if kind > compared && !self.spelled(walk, text, k, start) {
                     top.misspelled += 1;
+                    if let Some(r) = recent.as_mut() {
+                        r.misspelled(k);
+                    }
                     continue;
                 }
                 let opens = match recent.as_mut() {
@@ -1143,9 +1174,9 @@ struct Top {
     /// copy.
     misspelled: usize,
     /// The keyword whose hits were most often dropped or spelled as it cannot be,
-    /// and how many: without the sieve, a storm of either is read as one (see
-    /// [`Prefilter::storm_teddy`]).
-    stray: (u32, u32),
+    /// how many, and whether most were spelled so: without the sieve, a storm of
+    /// either is read as one (see [`Prefilter::storm_teddy`]).
+    stray: (u32, u32, bool),
 }
 
 impl Top {
@@ -1158,7 +1189,7 @@ impl Top {
             }
             let stray = slot.dropped + slot.misspelled;
             if stray > self.stray.1 {
-                self.stray = (slot.keyword, stray);
+                self.stray = (slot.keyword, stray, slot.misspelled > slot.dropped);
             }
         }
     }
@@ -1522,9 +1553,15 @@ impl<'g> Recent<'g> {
         opens
     }
 
-    /// [`Recent::opens`], its drops not counted.
+    /// Count a hit of keyword `k` spelled as its pattern cannot spell it, found so
+    /// before its gate was asked (a keyword of over 8 bytes: see [`Dense::cased`]).
+    fn misspelled(&mut self, k: u32) {
+        self.slot(k).misspelled += 1;
+    }
+
+    /// Keyword `k`'s slot, made afresh where another keyword had it.
     #[inline(always)]
-    fn judge(&mut self, k: u32, text: &[u8], at: usize, len: usize) -> Option<bool> {
+    fn slot(&mut self, k: u32) -> &mut Slot<'g> {
         let slot = &mut self.slots[k as usize % RECENT];
         if slot.keyword != k {
             *slot = Slot {
@@ -1536,6 +1573,13 @@ impl<'g> Recent<'g> {
                 misspelled: 0,
             };
         }
+        slot
+    }
+
+    /// [`Recent::opens`], its drops not counted.
+    #[inline(always)]
+    fn judge(&mut self, k: u32, text: &[u8], at: usize, len: usize) -> Option<bool> {
+        let slot = self.slot(k);
         if let Some(gate) = slot.gate {
             if gate.guarded(text, at) || gate.run_rules_out_after(text, at, &mut slot.run) {
                 // Misspelled, a hit is none, blocked or not: counted, a storm of `akia`
@@ -1659,13 +1703,17 @@ pub(crate) struct Scratch {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct StormState {
     keyword: Option<u32>,
+    /// Without the sieve: whether most of the storm's hits were spelled as its
+    /// keyword cannot be (see [`Prefilter::storm_teddy`]).
+    other_case: bool,
     /// While there is one, when a dense block looks for a period (a storm that does
     /// not repeat has none: looked for twice a block, that was a tenth of its time).
     period: Backoff,
-    /// Space for the signature's places and drops of a storm's dense part where there
-    /// is no sieve (see [`Prefilter::storm_teddy`]).
-    drops: Vec<[u64; 2]>,
-    /// Tests only: the hits dropped in bulk.
+    /// Space for the signature's places, drops and places as written of a storm's
+    /// dense part where there is no sieve (see [`Prefilter::storm_teddy`]).
+    drops: Vec<[u64; 3]>,
+    /// Tests only: the hits dropped in bulk, and without the sieve the places of a
+    /// storm keyword found as written that were spelled otherwise.
     #[cfg(test)]
     pub(crate) dropped: usize,
 }
@@ -2678,6 +2726,7 @@ impl Prefilter {
         let sieve = (self.keywords.as_ref()).and_then(|k| k.sieve.as_ref());
         let StormState {
             keyword: storm,
+            other_case,
             period: storm_period,
             drops: storm_drops,
             #[cfg(test)]
@@ -2685,6 +2734,7 @@ impl Prefilter {
         } = storm;
         // Read by the period's search too.
         let storm = std::cell::Cell::from_mut(storm);
+        let other_case = std::cell::Cell::from_mut(other_case);
         let mut part = |(a, b): (usize, usize), hits: &mut Vec<Hit>| {
             if a >= b {
                 return 0;
@@ -2714,14 +2764,15 @@ impl Prefilter {
                 // signature compared apart (see `storm_teddy`).
                 (Some(k), None, Some(gating)) if b - a >= STORM_PART => {
                     let space = (&mut *hits, first, &mut *storm_drops);
-                    if let Some((n, dropped)) =
-                        self.storm_teddy(k, (hay, lower), gating, (a, b), space)
+                    if let Some((n, dropped, stray)) =
+                        self.storm_teddy((k, other_case.get()), (hay, lower), gating, (a, b), space)
                     {
                         #[cfg(test)]
                         {
-                            *storm_dropped += dropped;
+                            *storm_dropped += dropped + stray;
                         }
-                        if dropped * STORM_EVERY < b - a {
+                        *misspelled += stray;
+                        if (dropped + stray) * STORM_EVERY < b - a {
                             storm.set(None);
                         }
                         // Its passes found the two-byte keywords too.
@@ -2737,19 +2788,27 @@ impl Prefilter {
                 *misspelled += top.misspelled;
                 // Without the sieve, a storm of a keyword found as written in the
                 // other case (`akia`) is one too: Teddy stops at each of its hits.
-                let (keyword, dropped) = match sieve {
-                    Some(_) => (top.keyword, top.dropped),
+                let (keyword, dropped, misspelled) = match sieve {
+                    Some(_) => (top.keyword, top.dropped, false),
                     None => top.stray,
                 };
-                // (A period's part, between copies, is no storm.)
+                // (A period's part, between copies, is no storm.) Without the sieve,
+                // one of a keyword found as written needs no drop: those in the
+                // other case are told apart as written (see `storm_teddy`).
+                let drops = || dense.storm(keyword, &self.patterns).is_some();
                 if b - a >= STORM_PART
                     && dropped as usize * STORM_EVERY >= b - a
                     && gates.is_some()
-                    && (sieve.is_some_and(|(sieve, _)| sieve.by_bytes())
-                        || (sieve.is_none() && dense.drops_storms()))
-                    && dense.storm(keyword, &self.patterns).is_some()
+                    && match sieve {
+                        Some((sieve, _)) => sieve.by_bytes() && drops(),
+                        None => {
+                            dense.drops_storms()
+                                && (drops() || self.walk.written[keyword as usize].is_some())
+                        }
+                    }
                 {
                     storm.set(Some(keyword));
+                    other_case.set(misspelled);
                 }
                 n
             });
@@ -2881,19 +2940,34 @@ impl Prefilter {
     /// AVX2: the walk reads the part.
     fn storm_teddy(
         &self,
-        k: u32,
+        (k, other_case): (u32, bool),
         (hay, lower): (&[u8], &[u8]),
         gating: Gating<'_>,
         (at, to): (usize, usize),
-        (hits, first, space): (&mut Vec<Hit>, usize, &mut Vec<[u64; 2]>),
-    ) -> Option<(usize, usize)> {
+        (hits, first, space): (&mut Vec<Hit>, usize, &mut Vec<[u64; 3]>),
+    ) -> Option<(usize, usize, usize)> {
         let keywords = self.keywords.as_ref()?;
         let dense = &keywords.dense;
-        let storm = dense.storm(k, &self.patterns)?;
         let without = (keywords.without.get(k as usize)?)
             .get_or_init(|| self.without(keywords, k))
             .as_ref()?;
-        dense.storm_places(storm, hay, (at, to), space)?;
+        // The places of the signature's first bytes, the storm's drops where it has
+        // a drop, and the places as written where all keywords left out are found
+        // so; a storm with no drop (a keyword of over 8 bytes) only then. With a
+        // drop, they are told apart only in a storm of mostly the other case (`GHP_`
+        // for `ghp_`): in `ghp_`'s, the compare cost ~8 % and left out none.
+        let written = without.exact.as_ref().map(|w| &w[..]);
+        match (dense.storm(k, &self.patterns), written) {
+            (Some(storm), written) => {
+                let written = written.filter(|_| other_case);
+                dense.storm_places((storm, written), hay, (at, to), space)?
+            }
+            (None, Some(written)) => {
+                let word = &without.left[0].0[..ALIKE];
+                dense.places((word, written), hay, (at, to), space)?;
+            }
+            (None, None) => return None,
+        }
         let mut found = 0;
         for i in 0..without.passes.len() {
             let Some((searcher, by_sig)) = &without.passes[i] else {
@@ -2921,11 +2995,13 @@ impl Prefilter {
             }
         }
         hits.truncate(kept);
-        let mut dropped = 0;
-        for (step, &[places, drops]) in space.iter().enumerate() {
+        let (mut dropped, mut misspelled) = (0, 0);
+        for (step, &[places, drops, exact]) in space.iter().enumerate() {
             dropped += drops.count_ones() as usize;
             found += drops.count_ones() as usize;
-            let mut kept = places & !drops;
+            // In the other case: no hit, but counted (see `Top::misspelled`).
+            misspelled += (places & !drops & !exact).count_ones() as usize;
+            let mut kept = places & !drops & exact;
             while kept != 0 {
                 let p = at + step * 64 + kept.trailing_zeros() as usize;
                 kept &= kept - 1;
@@ -2956,7 +3032,7 @@ impl Prefilter {
             }
         }
         sort_by_start(&mut hits[first..]);
-        Some((found, dropped))
+        Some((found, dropped, misspelled))
     }
 
     /// Keyword `k`'s [`Without`]: `None` where no pass holds its signature as the
@@ -2995,10 +3071,21 @@ impl Prefilter {
                 (u32::from_le_bytes(w), mask)
             })
             .collect();
+        // The first bytes as written of every keyword the signatures start, where
+        // all are found as written and spell them alike.
+        let mut spellings = (left.iter())
+            .flat_map(|(_, owners)| owners)
+            .map(|&(k, off)| {
+                let written = self.walk.written[k as usize].as_ref()?;
+                written[off..].first_chunk::<ALIKE>().copied()
+            });
+        let first = spellings.next().flatten();
+        let exact = first.filter(|_| spellings.all(|s| s == first));
         Some(Without {
             passes,
             left,
             words,
+            exact,
         })
     }
 
@@ -3729,11 +3816,12 @@ mod tests {
     }
 
     /// Without the sieve, a storm of a keyword found as written, in the other case
-    /// (`akia`, then a byte of no period), stays with the walk: Teddy reads the
+    /// (`akia`, then a byte of no period), stays in dense blocks (walked, or read as
+    /// a storm: see [`Prefilter::storm_teddy`]): Teddy's plain search reads the
     /// lowercased copy and would stop at each one. A block that counted its hits alone
     /// would find none, and hand the next four blocks back to Teddy.
     #[test]
-    fn misspelled_storms_stay_with_the_walk_without_the_sieve() {
+    fn misspelled_storms_stay_dense_without_the_sieve() {
         let (keywords, exact) = cased_keywords();
         let pre = Prefilter::without_sieve_cased(&keywords, &exact);
         if pre.keywords.as_ref().is_none_or(|k| k.searchers.is_empty()) {
@@ -4151,11 +4239,15 @@ mod tests {
         /// storm keyword's signature compared apart (see `storm_teddy`), reports hits
         /// of the plain walk only, sorted; of those its gates let through it misses
         /// only hits of the signature's keywords at places the storm's drop names,
-        /// and it adds only hits their gates drop. Storms of a keyword and a random
-        /// byte, other keywords and their fragments among them, any part of them.
+        /// and it adds only hits their gates drop. Storms of a keyword (as its rule
+        /// spells it, or in the other case) and a random byte, other keywords and
+        /// their fragments among them, any part of them, read as storms of mostly
+        /// either case.
         #[test]
         fn storm_parts_through_teddy_report_the_walks_hits(
             storm in 0usize..6,
+            flipped in any::<bool>(),
+            other_case in any::<bool>(),
             others in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..12, 0usize..4000), 0..16),
             size in 300usize..5000,
             cut in (0.0f64..1.0, 0.0f64..1.0),
@@ -4171,7 +4263,9 @@ mod tests {
             else {
                 return Ok(());
             };
-            let mut text = varied_storm(word, size);
+            let flip = |c: &u8| if c.is_ascii_alphabetic() { c ^ 0x20 } else { *c };
+            let word: Vec<u8> = if flipped { word.iter().map(flip).collect() } else { word.to_vec() };
+            let mut text = varied_storm(&word, size);
             let long: Vec<&Vec<u8>> = pre.patterns.iter().filter(|p| p.len() >= 3).collect();
             for (which, n, at) in &others {
                 let kw = which.get(&long);
@@ -4182,8 +4276,8 @@ mod tests {
             let at = (cut.0 * text.len() as f64) as usize;
             let to = at + (cut.1 * (text.len() - at) as f64) as usize;
             let gating = Gating { gates, kill: None };
-            let (mut hits, mut space) = (Vec::new(), Vec::new());
-            let Some(_) = pre.storm_teddy(k, (&text, &lower), gating, (at, to), (&mut hits, 0, &mut space)) else {
+            let (mut hits, mut space) = (Vec::new(), Default::default());
+            let Some(_) = pre.storm_teddy((k, other_case), (&text, &lower), gating, (at, to), (&mut hits, 0, &mut space)) else {
                 return Ok(());
             };
             prop_assert!(hits.is_sorted_by_key(|&(k, h)| (h, k)));

@@ -93,6 +93,15 @@ impl Tables {
     }
 }
 
+/// The bytes of `word` (up to 8) to compare as written with [`eq`].
+fn as_written(word: &[u8]) -> [(__m256i, __m256i); 8] {
+    let mut t = [(splat(0), splat(0)); 8];
+    for (t, &c) in t.iter_mut().zip(word) {
+        *t = (splat(c), splat(0));
+    }
+    t
+}
+
 /// The 32 bytes of `hay` from `k`. The offset passes through `black_box`: loads a
 /// byte or a few apart were otherwise made from one another by LLVM, each by 32 byte
 /// extracts and inserts (a third of a storm's time).
@@ -140,20 +149,23 @@ fn eq64(simd: V3, hay: &[u8], k: usize, word: (__m256i, __m256i)) -> u64 {
 
 /// Set `out` to what a storm of `storm`'s keyword has at the positions `at..to` of
 /// `hay`, 64 a word (bit `i % 64` of word `i / 64`: position `at + i`): where the
-/// keyword's first `sig` bytes occur (any case), and, of those, where the hit is
-/// dropped. A position is dropped only where every byte the drop reads lies in `hay`
-/// and its step holds them all (as the sieve's steps: the next step's bytes and 8
-/// more, the step before where the run before the keyword is read), so a few at the
-/// end of a part are not: their gates judge them.
+/// keyword's first `sig` bytes occur (any case), where, of those, the hit is
+/// dropped, and where they occur as `written` (where given, only those are dropped;
+/// else all places are, in any case). A
+/// position is dropped only where every byte the drop reads lies in `hay` and its
+/// step holds them all (as the sieve's steps: the next step's bytes and 8 more, the
+/// step before where the run before the keyword is read), so a few at the end of a
+/// part are not: their gates judge them.
 pub(crate) fn drops(
     simd: V3,
-    (storm, sig): (&Storm, usize),
+    (storm, sig, written): (&Storm, usize, Option<&[u8]>),
     hay: &[u8],
     (at, to): (usize, usize),
-    out: &mut Vec<[u64; 2]>,
+    out: &mut Vec<[u64; 3]>,
 ) {
     out.clear();
     let t = Tables::of(storm);
+    let exact = written.map(|w| as_written(&w[..sig]));
     simd.vectorize(
         #[inline(always)]
         || {
@@ -175,8 +187,14 @@ pub(crate) fn drops(
                             (w.iter().zip(&storm.word)).all(|(&b, &c)| b | fold_of(c) == c)
                         })
                     };
+                    let as_written = |i: usize| {
+                        written.is_none_or(|word| hay[p + i..].starts_with(&word[..sig]))
+                    };
                     let places = (0..LANES.min(to - p)).filter(|&i| at_sig(i));
-                    out.push([places.fold(0, |bits, i| bits | 1 << i), 0]);
+                    let places = places.fold(0, |bits, i| bits | 1 << i);
+                    let exact =
+                        (0..LANES.min(to - p)).filter(|&i| places >> i & 1 == 1 && as_written(i));
+                    out.push([places, 0, exact.fold(0, |bits, i| bits | 1 << i)]);
                     p += LANES;
                     continue;
                 }
@@ -187,6 +205,15 @@ pub(crate) fn drops(
                     if j + 1 == sig {
                         places = drops & part;
                     }
+                }
+                // Only the places as written are dropped (the others are no hits):
+                // a storm in the other case reads no more.
+                let mut exact_places = places;
+                if let Some(exact) = &exact {
+                    for (j, &w) in exact.iter().enumerate().take(sig) {
+                        exact_places &= eq64(simd, hay, p + j, w);
+                    }
+                    drops &= exact_places;
                 }
                 if drops != 0 {
                     if let Some((ends, n)) = t.ahead {
@@ -224,7 +251,59 @@ pub(crate) fn drops(
                         drops &= !of64(simd, hay, p - 1, before);
                     }
                 }
-                out.push([places, drops & part]);
+                out.push([places, drops & part, exact_places]);
+                p += LANES;
+            }
+        },
+    );
+}
+
+/// Set `out` to where `word` (lowercased) occurs at the positions `at..to` of `hay`
+/// in any case, and where it occurs as `written`, 64 a word (bit `i % 64` of word
+/// `i / 64`: position `at + i`), as [`drops`] has them (nothing dropped).
+pub(crate) fn places(
+    simd: V3,
+    (word, written): (&[u8], &[u8]),
+    hay: &[u8],
+    (at, to): (usize, usize),
+    out: &mut Vec<[u64; 3]>,
+) {
+    out.clear();
+    let mut folded = [(splat(0), splat(0)); 8];
+    for (f, &c) in folded.iter_mut().zip(word) {
+        *f = (splat(c), splat(fold_of(c)));
+    }
+    let exact = as_written(written);
+    simd.vectorize(
+        #[inline(always)]
+        || {
+            let mut p = at;
+            while p < to {
+                let part = match to - p {
+                    left if left < LANES => (1u64 << left) - 1,
+                    _ => u64::MAX,
+                };
+                if p + word.len() + LANES > hay.len() {
+                    let at_word = |i: usize| {
+                        let w = hay.get(p + i..p + i + word.len());
+                        w.is_some_and(|w| w.iter().zip(word).all(|(&b, &c)| b | fold_of(c) == c))
+                    };
+                    let places = (0..LANES.min(to - p)).filter(|&i| at_word(i));
+                    let places = places.fold(0, |bits, i| bits | 1 << i);
+                    let exact = (0..LANES.min(to - p))
+                        .filter(|&i| places >> i & 1 == 1 && hay[p + i..].starts_with(written));
+                    out.push([places, 0, exact.fold(0, |bits, i| bits | 1 << i)]);
+                } else {
+                    let mut places = part;
+                    for (j, &w) in folded.iter().enumerate().take(word.len()) {
+                        places &= eq64(simd, hay, p + j, w);
+                    }
+                    let mut exact_places = places;
+                    for (j, &w) in exact.iter().enumerate().take(written.len()) {
+                        exact_places &= eq64(simd, hay, p + j, w);
+                    }
+                    out.push([places, 0, exact_places]);
+                }
                 p += LANES;
             }
         },
@@ -242,7 +321,8 @@ mod tests {
         /// states a byte at a time (the keyword in any case, a byte that ends its run
         /// within `n` bytes after it and one within `back_n` before, no byte after or
         /// before it that keeps the hit), and none past the part; the signature's
-        /// places are where its first `sig` bytes occur in any case.
+        /// places are where its first `sig` bytes occur in any case, and the places
+        /// as written those where they occur so.
         #[test]
         fn drops_are_the_storms_byte_by_byte(
             units in proptest::collection::vec(("[a-zA-Z0-9_:/$\\-. @x]{0,6}", 0usize..4), 0..120),
@@ -251,6 +331,7 @@ mod tests {
             len in 0usize..2000,
             some in proptest::collection::vec(any::<bool>(), 4),
             sig in 2usize..=4,
+            written in proptest::option::of(0usize..3),
         ) {
             let Some(simd) = V3::try_new() else {
                 return Ok(());
@@ -260,20 +341,61 @@ mod tests {
             let storm = ghp_storm(runs, (some[2], some[3]));
             let (at, to) = (at.min(hay.len()), (at + len).min(hay.len()));
             let mut out = Vec::new();
-            drops(simd, (&storm, sig), &hay, (at, to), &mut out);
+            // As written: the keyword as given, in capitals, or mixed (see `ghp_units`).
+            let written = written.map(|w| &[&b"ghp_"[..], b"GHP_", b"gHp_"][w][..sig]);
+            drops(simd, (&storm, sig, written), &hay, (at, to), &mut out);
             prop_assert_eq!(out.len(), (to - at).div_ceil(LANES));
             let lower = hay.to_ascii_lowercase();
-            for (s, &[places, dropped]) in out.iter().enumerate() {
+            for (s, &[places, dropped, exact]) in out.iter().enumerate() {
                 let p = at + s * LANES;
                 let mut want = storm.drops_at(&hay, p);
                 let part = (0..LANES).filter(|&i| p + i < to);
                 let sig_at = |i: &usize| lower[p + i..].starts_with(&b"ghp_"[..sig]);
                 let want_places = part.clone().filter(sig_at).fold(0u64, |w, i| w | 1 << i);
+                let as_written = |i: &usize| written.is_none_or(|w| hay[p + i..].starts_with(w));
+                let want_exact = (0..LANES).filter(|i| want_places >> i & 1 == 1 && as_written(i));
+                let want_exact = want_exact.fold(0u64, |w, i| w | 1 << i);
                 if to - p < LANES {
                     want &= (1u64 << (to - p)) - 1;
                 }
-                prop_assert_eq!(dropped, want, "drops of the step at {}", p);
+                prop_assert_eq!(dropped, want & want_exact, "drops of the step at {}", p);
                 prop_assert_eq!(places, want_places, "places of the step at {}", p);
+                prop_assert_eq!(exact, want_exact, "as written at {}", p);
+            }
+        }
+
+        /// The places of a word are where its bytes occur in any case, and where
+        /// they occur as written, position by position, and none past the part.
+        #[test]
+        fn places_are_where_the_word_occurs(
+            text in "[aAbB_]{0,400}",
+            word in "[ab_]{1,4}",
+            upper in proptest::collection::vec(any::<bool>(), 4),
+            at in 0usize..200,
+            len in 0usize..400,
+        ) {
+            let Some(simd) = V3::try_new() else {
+                return Ok(());
+            };
+            let hay = text.as_bytes();
+            let word = word.as_bytes();
+            let written: Vec<u8> = (word.iter().zip(&upper))
+                .map(|(&c, &up)| if up { c.to_ascii_uppercase() } else { c })
+                .collect();
+            let (at, to) = (at.min(hay.len()), (at + len).min(hay.len()));
+            let mut out = Vec::new();
+            places(simd, (word, &written), hay, (at, to), &mut out);
+            prop_assert_eq!(out.len(), (to - at).div_ceil(LANES));
+            for (s, &[any, dropped, exact]) in out.iter().enumerate() {
+                let p = at + s * LANES;
+                let part = (0..LANES).filter(|&i| p + i < to);
+                let bits = |f: &dyn Fn(&[u8]) -> bool| {
+                    let w = |i: &usize| hay.get(p + i..p + i + word.len()).is_some_and(f);
+                    part.clone().filter(w).fold(0u64, |b, i| b | 1 << i)
+                };
+                prop_assert_eq!(any, bits(&|w| w.eq_ignore_ascii_case(word)), "step at {}", p);
+                prop_assert_eq!(exact, bits(&|w| w == written), "step at {}", p);
+                prop_assert_eq!(dropped, 0);
             }
         }
     }
