@@ -8,7 +8,13 @@
 //!
 //! Each step computes what [`super::sieve::Storm::drops_at`] states a byte at a time,
 //! in two 32-byte halves: a byte is looked up in a 256-bit set by two shuffles of its
-//! top five bits (a 16-entry table each) and one of its low three (the bit).
+//! top five bits (a 16-entry table each) and one of its low three (the bit). Four or
+//! more pairs after the keyword (`sk-` has eight: `sk-an…`, `sk-pr…`, …) are compared
+//! only in a step where two such lookups, of the pairs' first and second bytes, say
+//! some may occur: in a storm of `sk-` and a random byte, the compares had been a
+//! quarter of the drop. A storm of a keyword found as written is also told apart as
+//! written, and only its places so are dropped: a storm in the other case (`GHP_`)
+//! reads no further than the keyword.
 
 #![cfg(target_arch = "x86_64")]
 
@@ -56,7 +62,14 @@ struct Tables {
     /// are the storm's (no allocation: the tables are made for every part).
     pairs: [[__m256i; 4]; PAIRS_AFTER],
     n_pairs: usize,
+    /// The pairs' first bytes and their second bytes, in either case: a position
+    /// where the two bytes after the keyword are not in these is no pair's.
+    pair_bytes: (Set, Set),
 }
+
+/// Fewer pairs after a storm's keyword than this are compared without first
+/// looking up whether the bytes may be one's (see [`drops_in`]).
+const FEW_PAIRS: usize = 4;
 
 /// Each byte's bit, by its low three bits.
 const BITS: [u8; 16] = [1, 2, 4, 8, 16, 32, 64, 128, 1, 2, 4, 8, 16, 32, 64, 128];
@@ -89,6 +102,17 @@ impl Tables {
                 [splat(a), splat(fold_of(a)), splat(b), splat(fold_of(b))]
             }),
             n_pairs: storm.after_pairs.len().min(PAIRS_AFTER),
+            pair_bytes: {
+                let (mut firsts, mut seconds) = ([0u8; 32], [0u8; 32]);
+                for pair in storm.after_pairs.iter().take(PAIRS_AFTER) {
+                    for (set, &b) in [&mut firsts, &mut seconds].into_iter().zip(pair) {
+                        for c in [b, b.to_ascii_uppercase()] {
+                            set[usize::from(c / 8)] |= 1 << (c % 8);
+                        }
+                    }
+                }
+                (Set::of(&firsts), Set::of(&seconds))
+            },
         }
     }
 }
@@ -141,6 +165,14 @@ fn eq(simd: V3, v: __m256i, (c, fold): (__m256i, __m256i)) -> u64 {
     u64::from(v2._mm256_movemask_epi8(v2._mm256_cmpeq_epi8(v, c)) as u32)
 }
 
+/// [`eq`] for two vectors, the second's bits above the first's. (A free function:
+/// a closure inside the vectorized loop is compiled without its target features,
+/// and once it was not inlined, each intrinsic became a call.)
+#[inline(always)]
+fn eq_both(simd: V3, [a, b]: [__m256i; 2], word: (__m256i, __m256i)) -> u64 {
+    eq(simd, a, word) | eq(simd, b, word) << 32
+}
+
 /// [`eq`] for the 64 bytes of `hay` from `k`.
 #[inline(always)]
 fn eq64(simd: V3, hay: &[u8], k: usize, word: (__m256i, __m256i)) -> u64 {
@@ -166,96 +198,141 @@ pub(crate) fn drops(
     out.clear();
     let t = Tables::of(storm);
     let exact = written.map(|w| as_written(&w[..sig]));
-    simd.vectorize(
-        #[inline(always)]
-        || {
-            let mut p = at;
-            while p < to {
-                let whole = p + 2 * LANES + 8 <= hay.len()
-                    && (t.before.is_none() || p > 0)
-                    && (t.back.is_none() || p >= LANES);
-                // Positions past `to` are not this part's.
-                let part = match to - p {
-                    left if left < LANES => (1u64 << left) - 1,
-                    _ => u64::MAX,
-                };
-                if !whole {
-                    // The signature's places byte by byte (a part's last step or two).
-                    let at_sig = |i: usize| {
-                        let w = hay.get(p + i..p + i + sig);
-                        w.is_some_and(|w| {
-                            (w.iter().zip(&storm.word)).all(|(&b, &c)| b | fold_of(c) == c)
-                        })
-                    };
-                    let as_written = |i: usize| {
-                        written.is_none_or(|word| hay[p + i..].starts_with(&word[..sig]))
-                    };
-                    let places = (0..LANES.min(to - p)).filter(|&i| at_sig(i));
-                    let places = places.fold(0, |bits, i| bits | 1 << i);
-                    let exact =
-                        (0..LANES.min(to - p)).filter(|&i| places >> i & 1 == 1 && as_written(i));
-                    out.push([places, 0, exact.fold(0, |bits, i| bits | 1 << i)]);
-                    p += LANES;
-                    continue;
-                }
-                let mut drops = u64::MAX;
-                let mut places = u64::MAX;
-                for j in 0..t.len {
-                    drops &= eq64(simd, hay, p + j, t.word[j]);
-                    if j + 1 == sig {
-                        places = drops & part;
-                    }
-                }
-                // Only the places as written are dropped (the others are no hits):
-                // a storm in the other case reads no more.
-                let mut exact_places = places;
-                if let Some(exact) = &exact {
-                    for (j, &w) in exact.iter().enumerate().take(sig) {
-                        exact_places &= eq64(simd, hay, p + j, w);
-                    }
-                    drops &= exact_places;
-                }
-                if drops != 0 {
-                    if let Some((ends, n)) = t.ahead {
-                        // Bit `i`: a byte that ends the run at `p + i` or in the `n`
-                        // bytes from it.
-                        let here = of64(simd, hay, p, ends);
-                        let next = of64(simd, hay, p + LANES, ends);
-                        let ends = u128::from(here) | u128::from(next) << 64;
-                        drops &= (ahead_window(ends, n) >> t.len) as u64;
-                    }
-                    if let Some((ends, n)) = t.back {
-                        // Bit `63 + i`: one that ends the run before `p + i`, in the
-                        // `n` bytes before it.
-                        let before = of64(simd, hay, p - LANES, ends);
-                        let here = of64(simd, hay, p, ends);
-                        let ends = u128::from(before) | u128::from(here) << 64;
-                        drops &= (back_window(ends, n) >> (LANES - 1)) as u64;
-                    }
-                    if let Some(after) = t.after {
-                        drops &= !of64(simd, hay, p + t.len, after);
-                    }
-                    if t.n_pairs > 0 {
-                        // Loaded once for every pair.
-                        let k = p + t.len;
-                        let next = [load(hay, k), load(hay, k + 32)];
-                        let second = [load(hay, k + 1), load(hay, k + 33)];
-                        let eq64 = |[a, b]: [__m256i; 2], word| {
-                            eq(simd, a, word) | eq(simd, b, word) << 32
-                        };
-                        for &[a, fa, b, fb] in &t.pairs[..t.n_pairs] {
-                            drops &= !(eq64(next, (a, fa)) & eq64(second, (b, fb)));
-                        }
-                    }
-                    if let Some(before) = t.before {
-                        drops &= !of64(simd, hay, p - 1, before);
-                    }
-                }
-                out.push([places, drops & part, exact_places]);
-                p += LANES;
+    simd.vectorize(Drops {
+        simd,
+        storm: (storm, sig, written),
+        tables: (&t, exact.as_ref()),
+        hay,
+        part: (at, to),
+        out,
+    });
+}
+
+/// [`drops`]'s loop and what it reads, as the operation `vectorize` compiles with
+/// the target features. Not a closure: once the loop grew, LLVM left the closure's
+/// `call_once` out of line, compiled without them, and every intrinsic became a call
+/// (a tenth of the speed); this `call` is always inlined.
+struct Drops<'a> {
+    simd: V3,
+    storm: (&'a Storm, usize, Option<&'a [u8]>),
+    tables: (&'a Tables, Option<&'a [(__m256i, __m256i); 8]>),
+    hay: &'a [u8],
+    part: (usize, usize),
+    out: &'a mut Vec<[u64; 3]>,
+}
+
+impl pulp::NullaryFnOnce for Drops<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn call(self) {
+        let Drops {
+            simd,
+            storm,
+            tables,
+            hay,
+            part,
+            out,
+        } = self;
+        drops_in(simd, storm, tables, hay, part, out);
+    }
+}
+
+/// [`drops`]'s loop, with its tables made.
+#[inline(always)]
+fn drops_in(
+    simd: V3,
+    (storm, sig, written): (&Storm, usize, Option<&[u8]>),
+    (t, exact): (&Tables, Option<&[(__m256i, __m256i); 8]>),
+    hay: &[u8],
+    (at, to): (usize, usize),
+    out: &mut Vec<[u64; 3]>,
+) {
+    let mut p = at;
+    while p < to {
+        let whole = p + 2 * LANES + 8 <= hay.len()
+            && (t.before.is_none() || p > 0)
+            && (t.back.is_none() || p >= LANES);
+        // Positions past `to` are not this part's.
+        let part = match to - p {
+            left if left < LANES => (1u64 << left) - 1,
+            _ => u64::MAX,
+        };
+        if !whole {
+            // The signature's places byte by byte (a part's last step or two).
+            let at_sig = |i: usize| {
+                let w = hay.get(p + i..p + i + sig);
+                w.is_some_and(|w| (w.iter().zip(&storm.word)).all(|(&b, &c)| b | fold_of(c) == c))
+            };
+            let as_written =
+                |i: usize| written.is_none_or(|word| hay[p + i..].starts_with(&word[..sig]));
+            let places = (0..LANES.min(to - p)).filter(|&i| at_sig(i));
+            let places = places.fold(0, |bits, i| bits | 1 << i);
+            let exact = (0..LANES.min(to - p)).filter(|&i| places >> i & 1 == 1 && as_written(i));
+            out.push([places, 0, exact.fold(0, |bits, i| bits | 1 << i)]);
+            p += LANES;
+            continue;
+        }
+        let mut drops = u64::MAX;
+        let mut places = u64::MAX;
+        for j in 0..t.len {
+            drops &= eq64(simd, hay, p + j, t.word[j]);
+            if j + 1 == sig {
+                places = drops & part;
             }
-        },
-    );
+        }
+        // Only the places as written are dropped (the others are no hits):
+        // a storm in the other case reads no more.
+        let mut exact_places = places;
+        if let Some(exact) = exact {
+            for (j, &w) in exact.iter().enumerate().take(sig) {
+                exact_places &= eq64(simd, hay, p + j, w);
+            }
+            drops &= exact_places;
+        }
+        if drops != 0 {
+            if let Some((ends, n)) = t.ahead {
+                // Bit `i`: a byte that ends the run at `p + i` or in the `n`
+                // bytes from it.
+                let here = of64(simd, hay, p, ends);
+                let next = of64(simd, hay, p + LANES, ends);
+                let ends = u128::from(here) | u128::from(next) << 64;
+                drops &= (ahead_window(ends, n) >> t.len) as u64;
+            }
+            if let Some((ends, n)) = t.back {
+                // Bit `63 + i`: one that ends the run before `p + i`, in the
+                // `n` bytes before it.
+                let before = of64(simd, hay, p - LANES, ends);
+                let here = of64(simd, hay, p, ends);
+                let ends = u128::from(before) | u128::from(here) << 64;
+                drops &= (back_window(ends, n) >> (LANES - 1)) as u64;
+            }
+            if let Some(after) = t.after {
+                drops &= !of64(simd, hay, p + t.len, after);
+            }
+            let k = p + t.len;
+            let (firsts, seconds) = t.pair_bytes;
+            // Many pairs are compared only where the two bytes may be one (in a
+            // storm of `sk-` and a random byte, `sk-a` is followed by `s`): the two
+            // lookups cost about what four pairs' compares do.
+            if t.n_pairs > 0
+                && (t.n_pairs < FEW_PAIRS
+                    || drops & of64(simd, hay, k, firsts) & of64(simd, hay, k + 1, seconds) != 0)
+            {
+                // Loaded once for every pair.
+                let next = [load(hay, k), load(hay, k + 32)];
+                let second = [load(hay, k + 1), load(hay, k + 33)];
+                for &[a, fa, b, fb] in &t.pairs[..t.n_pairs] {
+                    drops &= !(eq_both(simd, next, (a, fa)) & eq_both(simd, second, (b, fb)));
+                }
+            }
+            if let Some(before) = t.before {
+                drops &= !of64(simd, hay, p - 1, before);
+            }
+        }
+        out.push([places, drops & part, exact_places]);
+        p += LANES;
+    }
 }
 
 /// Set `out` to where `word` (lowercased) occurs at the positions `at..to` of `hay`
@@ -320,9 +397,10 @@ mod tests {
         /// The drops of a part are, position by position, what [`Storm::drops_at`]
         /// states a byte at a time (the keyword in any case, a byte that ends its run
         /// within `n` bytes after it and one within `back_n` before, no byte after or
-        /// before it that keeps the hit), and none past the part; the signature's
-        /// places are where its first `sig` bytes occur in any case, and the places
-        /// as written those where they occur so.
+        /// before it that keeps the hit, none of up to eight pairs after it), and
+        /// none past the part; the signature's places are where its first `sig`
+        /// bytes occur in any case, and the places as written those where they
+        /// occur so.
         #[test]
         fn drops_are_the_storms_byte_by_byte(
             units in proptest::collection::vec(("[a-zA-Z0-9_:/$\\-. @x]{0,6}", 0usize..4), 0..120),
@@ -332,13 +410,18 @@ mod tests {
             some in proptest::collection::vec(any::<bool>(), 4),
             sig in 2usize..=4,
             written in proptest::option::of(0usize..3),
+            pairs in 0usize..=PAIRS_AFTER,
         ) {
             let Some(simd) = V3::try_new() else {
                 return Ok(());
             };
             let hay = ghp_units(&units);
             let runs = (if some[0] { n % 60 } else { 0 }, if some[1] { (n * 7) % 80 } else { 0 });
-            let storm = ghp_storm(runs, (some[2], some[3]));
+            let mut storm = ghp_storm(runs, (some[2], some[3]));
+            // Fewer pairs than `FEW_PAIRS` are compared everywhere, more where the
+            // lookups of their bytes say they may be.
+            let all = [*b"ab", *b"_:", *b"9z", *b"xy", *b"a_", *b"$$", *b"@x", *b"zz"];
+            storm.after_pairs = all[..pairs].to_vec();
             let (at, to) = (at.min(hay.len()), (at + len).min(hay.len()));
             let mut out = Vec::new();
             // As written: the keyword as given, in capitals, or mixed (see `ghp_units`).
