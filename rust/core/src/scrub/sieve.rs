@@ -852,9 +852,35 @@ impl Storm {
             .fold(0, |drops, i| drops | 1 << i)
     }
 
+    /// The positions of the step from `p` where the keyword's own hit cannot match,
+    /// whether or not another keyword keeps the place (tests).
+    #[cfg(test)]
+    pub(crate) fn dies_at(&self, hay: &[u8], p: usize) -> u64 {
+        let before = self.before.iter().any(|&b| b != 0);
+        if !whole_storm(hay, p, before, self.back_n > 0) {
+            return 0;
+        }
+        (0..LANES)
+            .filter(|&i| self.dies_one(hay, p + i))
+            .fold(0, |dies, i| dies | 1 << i)
+    }
+
     /// Whether the hit at `hay[at..]` is dropped, all the bytes read there held (tests).
     #[cfg(test)]
     pub(crate) fn drops_one(&self, hay: &[u8], at: usize) -> bool {
+        let has = |bits: &[u8; 32], b: u8| bits[usize::from(b / 8)] >> (b % 8) & 1 == 1;
+        let (next, second) = (hay[at + self.len], hay[at + self.len + 1]);
+        let after = has(&self.after, next)
+            || (self.after_pairs.iter())
+                .any(|&[a, b]| next | fold_of(a) == a && second | fold_of(b) == b);
+        let before = at > 0 && has(&self.before, hay[at - 1]);
+        self.dies_one(hay, at) && !after && !before
+    }
+
+    /// Whether the keyword's own hit at `hay[at..]` cannot match: it occurs there,
+    /// and the runs after and before it end too soon (tests).
+    #[cfg(test)]
+    fn dies_one(&self, hay: &[u8], at: usize) -> bool {
         let has = |bits: &[u8; 32], b: u8| bits[usize::from(b / 8)] >> (b % 8) & 1 == 1;
         let n = self.n.min(STORM_RUN);
         let back_n = self.back_n.min(STORM_RUN).min(at);
@@ -862,12 +888,7 @@ impl Storm {
         let occurs = (0..self.len).all(|j| hay[at + j] | fold_of(word[j]) == word[j]);
         let ahead = self.n == 0 || (0..n).any(|j| has(&self.ends, hay[at + self.len + j]));
         let back = self.back_n == 0 || (1..=back_n).any(|j| has(&self.back_ends, hay[at - j]));
-        let (next, second) = (hay[at + self.len], hay[at + self.len + 1]);
-        let after = has(&self.after, next)
-            || (self.after_pairs.iter())
-                .any(|&[a, b]| next | fold_of(a) == a && second | fold_of(b) == b);
-        let before = at > 0 && has(&self.before, hay[at - 1]);
-        occurs && ahead && back && !after && !before
+        occurs && ahead && back
     }
 }
 

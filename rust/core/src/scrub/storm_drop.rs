@@ -181,19 +181,20 @@ fn eq64(simd: V3, hay: &[u8], k: usize, word: (__m256i, __m256i)) -> u64 {
 
 /// Set `out` to what a storm of `storm`'s keyword has at the positions `at..to` of
 /// `hay`, 64 a word (bit `i % 64` of word `i / 64`: position `at + i`): where the
-/// keyword's first `sig` bytes occur (any case), where, of those, the hit is
-/// dropped, and where they occur as `written` (where given, only those are dropped;
-/// else all places are, in any case). A
-/// position is dropped only where every byte the drop reads lies in `hay` and its
-/// step holds them all (as the sieve's steps: the next step's bytes and 8 more, the
-/// step before where the run before the keyword is read), so a few at the end of a
-/// part are not: their gates judge them.
+/// keyword's first `sig` bytes occur (any case); where, of those, the place is
+/// dropped; where they occur as `written` (where given, only those are dropped; else
+/// all places are, in any case); and where the keyword's own hit cannot match, the
+/// place kept or not (for a longer keyword that may start there: `eyJ0` may be
+/// TeamCity's `eyJ0eXAi…`). A position is dropped only where every byte the drop
+/// reads lies in `hay` and its step holds them all (as the sieve's steps: the next
+/// step's bytes and 8 more, the step before where the run before the keyword is
+/// read), so a few at the end of a part are not: their gates judge them.
 pub(crate) fn drops(
     simd: V3,
     (storm, sig, written): (&Storm, usize, Option<&[u8]>),
     hay: &[u8],
     (at, to): (usize, usize),
-    out: &mut Vec<[u64; 3]>,
+    out: &mut Vec<[u64; 4]>,
 ) {
     out.clear();
     let t = Tables::of(storm);
@@ -218,7 +219,7 @@ struct Drops<'a> {
     tables: (&'a Tables, Option<&'a [(__m256i, __m256i); 8]>),
     hay: &'a [u8],
     part: (usize, usize),
-    out: &'a mut Vec<[u64; 3]>,
+    out: &'a mut Vec<[u64; 4]>,
 }
 
 impl pulp::NullaryFnOnce for Drops<'_> {
@@ -246,7 +247,7 @@ fn drops_in(
     (t, exact): (&Tables, Option<&[(__m256i, __m256i); 8]>),
     hay: &[u8],
     (at, to): (usize, usize),
-    out: &mut Vec<[u64; 3]>,
+    out: &mut Vec<[u64; 4]>,
 ) {
     let mut p = at;
     while p < to {
@@ -269,11 +270,12 @@ fn drops_in(
             let places = (0..LANES.min(to - p)).filter(|&i| at_sig(i));
             let places = places.fold(0, |bits, i| bits | 1 << i);
             let exact = (0..LANES.min(to - p)).filter(|&i| places >> i & 1 == 1 && as_written(i));
-            out.push([places, 0, exact.fold(0, |bits, i| bits | 1 << i)]);
+            out.push([places, 0, exact.fold(0, |bits, i| bits | 1 << i), 0]);
             p += LANES;
             continue;
         }
         let mut drops = u64::MAX;
+        let mut dead = 0;
         let mut places = u64::MAX;
         for j in 0..t.len {
             drops &= eq64(simd, hay, p + j, t.word[j]);
@@ -307,6 +309,9 @@ fn drops_in(
                 let ends = u128::from(before) | u128::from(here) << 64;
                 drops &= (back_window(ends, n) >> (LANES - 1)) as u64;
             }
+            // The keyword's own hit cannot match here; what follows keeps a place
+            // for the other keywords that may start there.
+            dead = drops;
             if let Some(after) = t.after {
                 drops &= !of64(simd, hay, p + t.len, after);
             }
@@ -330,20 +335,20 @@ fn drops_in(
                 drops &= !of64(simd, hay, p - 1, before);
             }
         }
-        out.push([places, drops & part, exact_places]);
+        out.push([places, drops & part, exact_places, dead & part]);
         p += LANES;
     }
 }
 
 /// Set `out` to where `word` (lowercased) occurs at the positions `at..to` of `hay`
 /// in any case, and where it occurs as `written`, 64 a word (bit `i % 64` of word
-/// `i / 64`: position `at + i`), as [`drops`] has them (nothing dropped).
+/// `i / 64`: position `at + i`), as [`drops`] has them (nothing dropped or dead).
 pub(crate) fn places(
     simd: V3,
     (word, written): (&[u8], &[u8]),
     hay: &[u8],
     (at, to): (usize, usize),
-    out: &mut Vec<[u64; 3]>,
+    out: &mut Vec<[u64; 4]>,
 ) {
     out.clear();
     let mut folded = [(splat(0), splat(0)); 8];
@@ -369,7 +374,7 @@ pub(crate) fn places(
                     let places = places.fold(0, |bits, i| bits | 1 << i);
                     let exact = (0..LANES.min(to - p))
                         .filter(|&i| places >> i & 1 == 1 && hay[p + i..].starts_with(written));
-                    out.push([places, 0, exact.fold(0, |bits, i| bits | 1 << i)]);
+                    out.push([places, 0, exact.fold(0, |bits, i| bits | 1 << i), 0]);
                 } else {
                     let mut places = part;
                     for (j, &w) in folded.iter().enumerate().take(word.len()) {
@@ -379,7 +384,7 @@ pub(crate) fn places(
                     for (j, &w) in exact.iter().enumerate().take(written.len()) {
                         exact_places &= eq64(simd, hay, p + j, w);
                     }
-                    out.push([places, 0, exact_places]);
+                    out.push([places, 0, exact_places, 0]);
                 }
                 p += LANES;
             }
@@ -429,9 +434,10 @@ mod tests {
             drops(simd, (&storm, sig, written), &hay, (at, to), &mut out);
             prop_assert_eq!(out.len(), (to - at).div_ceil(LANES));
             let lower = hay.to_ascii_lowercase();
-            for (s, &[places, dropped, exact]) in out.iter().enumerate() {
+            for (s, &[places, dropped, exact, dead]) in out.iter().enumerate() {
                 let p = at + s * LANES;
                 let mut want = storm.drops_at(&hay, p);
+                let mut want_dead = storm.dies_at(&hay, p);
                 let part = (0..LANES).filter(|&i| p + i < to);
                 let sig_at = |i: &usize| lower[p + i..].starts_with(&b"ghp_"[..sig]);
                 let want_places = part.clone().filter(sig_at).fold(0u64, |w, i| w | 1 << i);
@@ -440,8 +446,10 @@ mod tests {
                 let want_exact = want_exact.fold(0u64, |w, i| w | 1 << i);
                 if to - p < LANES {
                     want &= (1u64 << (to - p)) - 1;
+                    want_dead &= (1u64 << (to - p)) - 1;
                 }
                 prop_assert_eq!(dropped, want & want_exact, "drops of the step at {}", p);
+                prop_assert_eq!(dead, want_dead & want_exact, "dead hits of the step at {}", p);
                 prop_assert_eq!(places, want_places, "places of the step at {}", p);
                 prop_assert_eq!(exact, want_exact, "as written at {}", p);
             }
@@ -469,7 +477,7 @@ mod tests {
             let mut out = Vec::new();
             places(simd, (word, &written), hay, (at, to), &mut out);
             prop_assert_eq!(out.len(), (to - at).div_ceil(LANES));
-            for (s, &[any, dropped, exact]) in out.iter().enumerate() {
+            for (s, &[any, dropped, exact, dead]) in out.iter().enumerate() {
                 let p = at + s * LANES;
                 let part = (0..LANES).filter(|&i| p + i < to);
                 let bits = |f: &dyn Fn(&[u8]) -> bool| {
@@ -478,7 +486,7 @@ mod tests {
                 };
                 prop_assert_eq!(any, bits(&|w| w.eq_ignore_ascii_case(word)), "step at {}", p);
                 prop_assert_eq!(exact, bits(&|w| w == written), "step at {}", p);
-                prop_assert_eq!(dropped, 0);
+                prop_assert_eq!((dropped, dead), (0, 0));
             }
         }
     }
