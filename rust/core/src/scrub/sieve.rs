@@ -843,26 +843,27 @@ impl Storm {
     /// computed as [`StormTables::drops`] computes them, a byte at a time (tests).
     #[cfg(test)]
     pub(crate) fn drops_at(&self, hay: &[u8], p: usize) -> u64 {
-        let before = self.before.iter().any(|&b| b != 0);
-        if !whole_storm(hay, p, before, self.back_n > 0) {
-            return 0;
-        }
-        (0..LANES)
-            .filter(|&i| self.drops_one(hay, p + i))
-            .fold(0, |drops, i| drops | 1 << i)
+        self.step_at(hay, p, Storm::drops_one)
     }
 
     /// The positions of the step from `p` where the keyword's own hit cannot match,
     /// whether or not another keyword keeps the place (tests).
     #[cfg(test)]
     pub(crate) fn dies_at(&self, hay: &[u8], p: usize) -> u64 {
+        self.step_at(hay, p, Storm::dies_one)
+    }
+
+    /// The positions of the step from `p` for which `one` holds, where the step
+    /// holds every byte the drop reads (tests).
+    #[cfg(test)]
+    fn step_at(&self, hay: &[u8], p: usize, one: fn(&Storm, &[u8], usize) -> bool) -> u64 {
         let before = self.before.iter().any(|&b| b != 0);
         if !whole_storm(hay, p, before, self.back_n > 0) {
             return 0;
         }
         (0..LANES)
-            .filter(|&i| self.dies_one(hay, p + i))
-            .fold(0, |dies, i| dies | 1 << i)
+            .filter(|&i| one(self, hay, p + i))
+            .fold(0, |bits, i| bits | 1 << i)
     }
 
     /// Whether the hit at `hay[at..]` is dropped, all the bytes read there held (tests).
