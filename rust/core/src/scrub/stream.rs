@@ -2176,10 +2176,13 @@ impl Scrubber {
 
 /// Feed a candidate of rule `rule` at the start of `text` (the bytes from its start on,
 /// as many as the caller may read: a dense block's [`KILL_READS`]) as plain feeding
-/// does (the steps of [`run`], with no trail or head to join): where its DFA dies,
-/// `memo` keeps the path and its match; where it lives through them, the bytes (see
-/// [`Memo::lives_on`]). Returns whether it died unmatched (the candidate is dropped:
-/// what [`Memo::kills`] answers from then on) and the bytes fed.
+/// does (the steps of [`run`], with no trail or head to join) until it matches: then
+/// it is no kill, and its candidate reads the bytes again (in a storm of `token` and
+/// a random byte, read on to their deaths, matched hits were a third of the bytes
+/// read). Where its DFA dies unmatched, `memo` keeps the path; where it lives through
+/// them, the bytes (see [`Memo::lives_on`]). Returns whether it died unmatched (the
+/// candidate is dropped: what [`Memo::kills`] answers from then on) and the bytes
+/// fed.
 fn learn(set: &RuleSet, rule: u32, memo: &mut Memo, text: &[u8]) -> (bool, u64) {
     let r = &set.rules[rule as usize];
     let m = r.matcher().expect("keyword rules have a pattern");
@@ -2197,6 +2200,10 @@ fn learn(set: &RuleSet, rule: u32, memo: &mut Memo, text: &[u8]) -> (bool, u64) 
             }
             if dfa.is_match_state(state) {
                 best = (!r.right_guard.is_some_and(|g| g.contains(b))).then_some(i as u64);
+                // A hit that matches is not killed: its candidate reads it again.
+                if best.is_some() {
+                    return (false, i as u64 + 1);
+                }
             }
         }
     }
@@ -2637,6 +2644,25 @@ mod tests {
 
     /// The bytes after each keyword of such a storm: of the rules' classes, and breaks.
     const STORM_BYTES: &[u8] = b"aZ09_-.:= sSkKpPoOnNlL0rR/\\\"\n";
+
+    /// Learning a hit stops at its first match: the hit is no kill, and the bytes
+    /// after it are its candidate's to read. Nothing is kept of it.
+    #[test]
+    fn learning_stops_at_a_match() {
+        let set = RuleSet::builtin();
+        let rule = (set.rules.iter())
+            .position(|r| r.info.id == "secret-assignment")
+            .expect("the rule") as u32;
+        let mut memo = Memo::default();
+        let text = b"token=abcd1234efgh5678ijkl9012 and then some more words after it";
+        let (dies, fed) = learn(&set, rule, &mut memo, text);
+        assert!(!dies);
+        // `abcd1` is the shortest value that matches (4 bytes, one not a letter), and
+        // a DFA reports a match a byte late.
+        assert_eq!(fed, "token=abcd12".len() as u64);
+        assert_eq!(memo.recall(text), None);
+        assert!(!memo.lives_on(&text[..8]));
+    }
 
     /// In a storm whose hits the memo cannot know (a keyword and a random byte), a
     /// dense block keeps learning while what it learns kills hits within a few bytes:
