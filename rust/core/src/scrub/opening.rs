@@ -843,15 +843,3 @@ mod tests {
         assert_eq!(run("sk-[0-9]", "sk-ant-"), None);
     }
 }
-#[cfg(test)]
-mod scratch_jwt {
-    #[test]
-    fn jwt_run() {
-        let p = crate::scrub::rules::builtin()
-            .find(|r| r.id == "jwt")
-            .unwrap()
-            .pattern;
-        let r = super::run_after(p, b"eyj");
-        eprintln!("{:?}", r.map(|r| r.n));
-    }
-}

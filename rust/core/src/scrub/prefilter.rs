@@ -1709,8 +1709,9 @@ pub(crate) struct StormState {
     /// While there is one, when a dense block looks for a period (a storm that does
     /// not repeat has none: looked for twice a block, that was a tenth of its time).
     period: Backoff,
-    /// Space for the signature's places, drops and places as written of a storm's
-    /// dense part where there is no sieve (see [`Prefilter::storm_teddy`]).
+    /// Space for the signature's places, drops, places as written and the storm
+    /// keyword's deaths in a dense part where there is no sieve (see
+    /// [`super::storm_drop::drops`] and [`Prefilter::storm_teddy`]).
     drops: Vec<[u64; 4]>,
     /// Tests only: the hits dropped in bulk, and without the sieve the places of a
     /// storm keyword found as written that were spelled otherwise.
@@ -2934,10 +2935,12 @@ impl Prefilter {
     /// occur is found with the storm's drop a step at a time (see
     /// [`super::storm_drop`]), and at the places not dropped the signatures left out
     /// are compared. Every hit but the two-byte keywords' asks its gate, as
-    /// [`Dense::resolve`] does. Appends to `hits`, sorted from `first` on; returns how
-    /// many hits there were (Teddy's stops, the signatures found, the hits dropped)
-    /// and how many were dropped. `None` where the storm has no drop or the CPU no
-    /// AVX2: the walk reads the part.
+    /// [`Dense::resolve`] does. `other_case`: most of the storm's hits were spelled as
+    /// `k` cannot be (see [`Without::exact`]). Appends to `hits`, sorted from `first`
+    /// on; returns how many hits there were (Teddy's stops, the signatures found, the
+    /// hits dropped), how many were dropped, and how many places were `k`'s in the
+    /// other case. `None` where the storm has neither a drop nor places as written,
+    /// or the CPU no AVX2: the walk reads the part.
     fn storm_teddy(
         &self,
         (k, other_case): (u32, bool),

@@ -2178,8 +2178,8 @@ impl Scrubber {
 /// as many as the caller may read: a dense block's [`KILL_READS`]) as plain feeding
 /// does (the steps of [`run`], with no trail or head to join) until it matches: then
 /// it is no kill, and its candidate reads the bytes again (in a storm of `token` and
-/// a random byte, read on to their deaths, matched hits were a third of the bytes
-/// read). Where its DFA dies unmatched, `memo` keeps the path; where it lives through
+/// a random byte, one hit learned in seven matched, and was read on to its DFA's
+/// death first). Where its DFA dies unmatched, `memo` keeps the path; where it lives through
 /// them, the bytes (see [`Memo::lives_on`]). Returns whether it died unmatched (the
 /// candidate is dropped: what [`Memo::kills`] answers from then on) and the bytes
 /// fed.
