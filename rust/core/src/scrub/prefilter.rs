@@ -3284,20 +3284,10 @@ fn lowercase_into(hay: &[u8], dst: &mut Vec<u8>) {
     );
 }
 
-/// The order in which to hand `sigs` (all of one length) to Teddy so that signatures
-/// whose nibbles overlap share a bucket: Teddy flags a position for a bucket when each
-/// of its bytes has a low and a high nibble some signature of the bucket has there, so a
-/// bucket of look-alikes (`xoxb`, `xoxp`, `xoxa`) flags little more than one signature
-/// would. aho-corasick fills bucket `B - 1 - (j % B)` with pattern `j`, except that a
-/// pattern whose low nibbles equal an earlier one's joins that one's bucket; the order
-/// follows that rule (a repeated index fills a short bucket, and only costs a repeated
-/// check). A bucket's flag rate is estimated from byte frequencies and counted on a
-/// sample of ordinary text. The layout only changes speed: every order finds the same hits.
-/// A Teddy searcher of `sigs` (lowercased), laid out by [`bucket_order`], with the
-/// owners of its patterns in its order.
 /// The text a storm of `keyword` is, as its Teddy passes read it (lowercased): the
-/// keyword, then each byte that may follow it in turn (what [`layout`] lays a storm's
-/// passes out for: every window of up to [`SIG`] bytes that holds part of a copy).
+/// keyword, then each printable byte, tab and newline in turn (what [`layout`] lays a
+/// storm's passes out for: every window of up to [`SIG`] bytes that holds part of a
+/// copy).
 fn storm_sample(keyword: &[u8]) -> Vec<u8> {
     let keyword = keyword.to_ascii_lowercase();
     let mut sample = Vec::new();
@@ -3310,8 +3300,9 @@ fn storm_sample(keyword: &[u8]) -> Vec<u8> {
     sample
 }
 
-/// A Teddy searcher of `sigs` (owned as `owners` says), its buckets laid out for
-/// `sample` (lowercased text; ordinary text when `None`, see [`layout`]).
+/// A Teddy searcher of `sigs` (lowercased), laid out by [`bucket_order`] for `sample`
+/// (lowercased text; ordinary text when `None`), with the owners of its patterns in
+/// its order.
 fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners], sample: Option<&[u8]>) -> Option<Pass> {
     let order = bucket_order(sigs, sample);
     packed::Config::new()
@@ -3323,6 +3314,16 @@ fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners], sample: Option<&[u8]>) -> Opt
         .map(|s| (s, order.iter().map(|&i| owners[i].clone()).collect()))
 }
 
+/// The order in which to hand `sigs` (all of one length) to Teddy so that signatures
+/// whose nibbles overlap share a bucket: Teddy flags a position for a bucket when each
+/// of its bytes has a low and a high nibble some signature of the bucket has there, so a
+/// bucket of look-alikes (`xoxb`, `xoxp`, `xoxa`) flags little more than one signature
+/// would. aho-corasick fills bucket `B - 1 - (j % B)` with pattern `j`, except that a
+/// pattern whose low nibbles equal an earlier one's joins that one's bucket; the order
+/// follows that rule (a repeated index fills a short bucket, and only costs a repeated
+/// check). A bucket's flag rate is estimated from byte frequencies and counted on a
+/// sample of ordinary text, or of a storm (see [`layout`]). The layout only changes
+/// speed: every order finds the same hits.
 fn bucket_order(sigs: &[Vec<u8>], sample: Option<&[u8]>) -> Vec<usize> {
     if sigs.is_empty() {
         return Vec::new();
