@@ -106,6 +106,15 @@ struct Without {
     exact: Option<[u8; ALIKE]>,
 }
 
+/// What [`Dense::storm_places`] marks of a storm: its drop's places, drops and
+/// deaths, and its places as written where given (a storm with a drop); or where a
+/// word occurs in any case and as written (a keyword of over 8 bytes, with none).
+#[derive(Clone, Copy)]
+enum Marks<'a> {
+    Drop(&'a Storm, Option<&'a [u8]>),
+    Word(&'a [u8], &'a [u8]),
+}
+
 /// The first bytes a storm keyword's look-alikes share with it (see [`Without`]).
 const ALIKE: usize = 2;
 
@@ -818,48 +827,31 @@ impl Dense {
         return false;
     }
 
-    /// Set `space` to where `storm`'s first [`ALIKE`] bytes occur in `at..to` of
-    /// `text`, which of those places it drops, and where they occur as `written`
-    /// (see [`super::storm_drop`]); `None` where the CPU has no AVX2.
+    /// Set `space` to where a storm's first [`ALIKE`] bytes occur in `at..to` of
+    /// `text` and what happens there, 64 positions a word, as `marks` says (see
+    /// [`Marks`] and [`super::storm_drop`]); `None` where the CPU has no AVX2.
     fn storm_places(
         &self,
-        (storm, written): (&Storm, Option<&[u8]>),
+        marks: Marks<'_>,
         text: &[u8],
         (at, to): (usize, usize),
         space: &mut Vec<[u64; 4]>,
     ) -> Option<()> {
         #[cfg(target_arch = "x86_64")]
         {
+            use super::storm_drop::{drops, places};
             let simd = self.avx2?;
-            super::storm_drop::drops(simd, (storm, ALIKE, written), text, (at, to), space);
+            match marks {
+                Marks::Drop(storm, written) => {
+                    drops(simd, (storm, ALIKE, written), text, (at, to), space)
+                }
+                Marks::Word(word, written) => places(simd, (word, written), text, (at, to), space),
+            }
             Some(())
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let _ = (storm, written, text, at, to, space);
-            None
-        }
-    }
-
-    /// Set `out` to where `word` (lowercased) occurs in `at..to` of `text` in any
-    /// case and as `written`, as [`Dense::storm_places`] has them (see
-    /// [`super::storm_drop::places`]); `None` where the CPU has no AVX2.
-    fn places(
-        &self,
-        (word, written): (&[u8], &[u8]),
-        text: &[u8],
-        (at, to): (usize, usize),
-        out: &mut Vec<[u64; 4]>,
-    ) -> Option<()> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let simd = self.avx2?;
-            super::storm_drop::places(simd, (word, written), text, (at, to), out);
-            Some(())
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            let _ = (word, written, text, at, to, out);
+            let _ = (marks, text, at, to, space);
             None
         }
     }
@@ -2960,17 +2952,12 @@ impl Prefilter {
         // drop, they are told apart only in a storm of mostly the other case (`GHP_`
         // for `ghp_`): in `ghp_`'s, the compare cost ~8 % and left out none.
         let written = without.exact.as_ref().map(|w| &w[..]);
-        match (dense.storm(k, &self.patterns), written) {
-            (Some(storm), written) => {
-                let written = written.filter(|_| other_case);
-                dense.storm_places((storm, written), hay, (at, to), space)?
-            }
-            (None, Some(written)) => {
-                let word = &without.left[0].0[..ALIKE];
-                dense.places((word, written), hay, (at, to), space)?;
-            }
+        let marks = match (dense.storm(k, &self.patterns), written) {
+            (Some(storm), written) => Marks::Drop(storm, written.filter(|_| other_case)),
+            (None, Some(written)) => Marks::Word(&without.left[0].0[..ALIKE], written),
             (None, None) => return None,
-        }
+        };
+        dense.storm_places(marks, hay, (at, to), space)?;
         let mut found = 0;
         for i in 0..without.passes.len() {
             let Some((searcher, by_sig)) = &without.passes[i] else {
