@@ -21,7 +21,7 @@ use regex_automata::nfa::thompson::{self, State, NFA};
 use regex_automata::util::{primitives::StateID, syntax};
 
 use super::ruleset::{BeforeRun, ByteClass};
-use super::stream::head;
+use super::stream::{head, head_mask};
 
 /// The most spellings of one keyword a gate compares (a pattern that ignores case
 /// accepts them all: then any spelling passes).
@@ -124,12 +124,7 @@ pub(crate) fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: ByteCla
     let Some(ahead) = look_ahead(&nfa, after) else {
         return Opening::Any;
     };
-    let n = keyword.len().min(8);
-    let mask = if n == 8 {
-        u64::MAX
-    } else {
-        (1u64 << (8 * n)) - 1
-    };
+    let mask = head_mask(keyword.len());
     let mut spellings: Vec<u64> = node
         .spellings
         .unwrap_or_default()
@@ -249,6 +244,21 @@ pub(crate) fn spelled_as_written(pattern: &str, keyword: &[u8]) -> bool {
     Prefixes::of(pattern).spelled_as_written(keyword)
 }
 
+/// The same, of the prefixes past the run `pattern` starts with (see
+/// [`Prefixes::after_run`]; tests).
+#[cfg(test)]
+pub(crate) fn spelled_after_run(pattern: &str, run: (&str, usize, usize), keyword: &[u8]) -> bool {
+    Prefixes::after_run(pattern, run).spelled_as_written(keyword)
+}
+
+/// A parser of patterns as the rules are compiled: bytes, not UTF-8.
+fn parser() -> regex_syntax::Parser {
+    regex_syntax::ParserBuilder::new()
+        .unicode(false)
+        .utf8(false)
+        .build()
+}
+
 /// The prefix literals of a pattern, for [`Prefixes::spelled_as_written`] of each of
 /// its keywords: the pattern is parsed once (0.3 ms for the widest built-in one; parsed
 /// again for each keyword, that was two thirds of asking every built-in keyword).
@@ -257,21 +267,46 @@ pub(crate) struct Prefixes(Option<Vec<regex_syntax::hir::literal::Literal>>);
 impl Prefixes {
     /// Those of `pattern` (none known: it does not parse, or has too many).
     pub(crate) fn of(pattern: &str) -> Prefixes {
-        use regex_syntax::hir::literal::{ExtractKind, Extractor};
-        let Ok(hir) = regex_syntax::ParserBuilder::new()
-            .unicode(false)
-            .utf8(false)
-            .build()
-            .parse(pattern)
-        else {
+        match parser().parse(pattern) {
+            Ok(hir) => Prefixes::extract(&hir),
+            Err(_) => Prefixes(None),
+        }
+    }
+
+    /// Those of what follows the run a rule's match starts with before its keyword
+    /// (its `before`: `class` repeated `min` to `max` times), where the pattern starts
+    /// with exactly that run, as one repetition of that class; none known otherwise.
+    /// A keyword hit starts its candidate at the run before it (see
+    /// `ruleset::BeforeRun`), so a match read from the keyword's first byte is the rest
+    /// of the pattern.
+    pub(crate) fn after_run(pattern: &str, (class, min, max): (&str, usize, usize)) -> Prefixes {
+        use regex_syntax::hir::{Hir, HirKind};
+        let (Ok(hir), Ok(class)) = (parser().parse(pattern), parser().parse(class)) else {
             return Prefixes(None);
         };
+        let HirKind::Concat(parts) = hir.kind() else {
+            return Prefixes(None);
+        };
+        match parts[0].kind() {
+            HirKind::Repetition(r)
+                if *r.sub == class
+                    && r.min as usize == min
+                    && r.max.map(|m| m as usize) == Some(max) =>
+            {
+                Prefixes::extract(&Hir::concat(parts[1..].to_vec()))
+            }
+            _ => Prefixes(None),
+        }
+    }
+
+    fn extract(hir: &regex_syntax::hir::Hir) -> Prefixes {
+        use regex_syntax::hir::literal::{ExtractKind, Extractor};
         Prefixes(
             Extractor::new()
                 .kind(ExtractKind::Prefix)
                 // `A{21,24}` (Twitter's) is read out to its 21 `A`s and more.
                 .limit_repeat(64)
-                .extract(&hir)
+                .extract(hir)
                 .literals()
                 .map(<[_]>::to_vec),
         )
@@ -371,11 +406,14 @@ impl Gate {
     }
 
     /// The gate of a rule whose match starts with `run` before its keyword: the run's
-    /// length only (the pattern is read from the run's start, which varies).
-    pub(crate) fn before(run: BeforeRun) -> Gate {
+    /// length (the pattern is read from the run's start, which varies), and the
+    /// keyword's spelling where it is found as written (`written`: see
+    /// `ruleset::found_as_written`).
+    pub(crate) fn before(run: BeforeRun, written: Option<&[u8]>) -> Gate {
+        let mask = written.map_or(0, |w| head_mask(w.len()));
         Gate {
-            spellings: Vec::new(),
-            mask: 0,
+            spellings: written.map(|w| head(w) & mask).into_iter().collect(),
+            mask,
             class: Box::new([0; 256]),
             classes: 1,
             next: Vec::new(),
@@ -741,6 +779,48 @@ mod tests {
         ];
         for (pattern, keyword, want) in cases {
             let got = spelled_as_written(pattern, keyword.as_bytes());
+            assert_eq!(got, want, "{pattern:?} / {keyword:?}");
+        }
+    }
+
+    /// A rule whose match starts with a run before its keyword is read past that run,
+    /// where the pattern starts with exactly it.
+    #[test]
+    fn keywords_after_a_run_are_read_past_it() {
+        type Case<'a> = (&'a str, (&'a str, usize, usize), &'a str, bool);
+        let cases: [Case<'_>; 7] = [
+            (
+                "[a-zA-Z0-9]{76}AZDO[a-zA-Z0-9]{4}",
+                ("[a-zA-Z0-9]", 76, 76),
+                "AZDO",
+                true,
+            ),
+            (
+                "[0-9]{8,10}:AA[A-Za-z0-9_-]{33}",
+                ("[0-9]", 8, 10),
+                ":AA",
+                true,
+            ),
+            (
+                "[0-9a-f]{32}-(?i:us)[0-9]{1,2}",
+                ("[0-9a-f]", 32, 32),
+                "-us",
+                false,
+            ),
+            // Not the run the rule measures: its class, or its length.
+            ("[0-9a-z]{32}-us[0-9]", ("[0-9a-f]", 32, 32), "-us", false),
+            ("[0-9a-f]{30}-us[0-9]", ("[0-9a-f]", 32, 32), "-us", false),
+            // The run is not all that comes before the keyword.
+            (
+                "[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk",
+                ("[A-Za-z0-9_]", 36, 36),
+                "_mmk",
+                false,
+            ),
+            ("[0-9]{8}|AZDO", ("[0-9]", 8, 8), "AZDO", false),
+        ];
+        for (pattern, run, keyword, want) in cases {
+            let got = spelled_after_run(pattern, run, keyword.as_bytes());
             assert_eq!(got, want, "{pattern:?} / {keyword:?}");
         }
     }

@@ -703,7 +703,8 @@ pub(crate) enum Source {
 /// meets none builds none (all at once took 108 ms with a 16-byte look-ahead).
 #[derive(Debug)]
 struct Gates {
-    sources: Vec<(Vec<u8>, Option<Source>)>,
+    /// Per keyword: as given, whether it is found as written, and its rule.
+    sources: Vec<(Vec<u8>, bool, Option<Source>)>,
     built: Vec<OnceLock<Option<Gate>>>,
     /// Per keyword, what drops a storm of it in bulk (see [`Dense::storm`]), built the
     /// first time a dense block's gates drop many of its hits.
@@ -725,16 +726,18 @@ impl Gates {
     /// The most bytes before a hit's start that keyword `k`'s gate reads (see
     /// [`Gates::back`]).
     fn back_of(&self, k: u32) -> usize {
-        reads_back(self.sources[k as usize].1.as_ref())
+        reads_back(self.sources[k as usize].2.as_ref())
     }
 
     #[cold]
     #[inline(never)]
     fn build(&self, k: u32) -> Option<Gate> {
-        let (keyword, source) = &self.sources[k as usize];
+        let (keyword, exact, source) = &self.sources[k as usize];
         let (pattern, guard) = match source.as_ref()? {
             Source::Pattern(pattern, guard) => (pattern, guard),
-            Source::Before(run) => return Some(Gate::before(*run)),
+            Source::Before(run) => {
+                return Some(Gate::before(*run, exact.then_some(&keyword[..])));
+            }
         };
         match opening(pattern, keyword, keyword.len() < 3, *guard) {
             Opening::Any => None,
@@ -945,7 +948,7 @@ impl Dense {
                 if off > 0 {
                     add(&mut before, other[off - 1]);
                 } else if other == kw {
-                    match &gates.sources[o as usize].1 {
+                    match &gates.sources[o as usize].2 {
                         Some(Source::Pattern(pattern, _)) => {
                             let r = run_after(pattern, other)?;
                             union(&mut run, r.class);
@@ -2208,7 +2211,9 @@ impl Prefilter {
                 .map(Option::as_ref)
                 .map(reads_back)
                 .fold(2, usize::max);
-            let sources: Vec<_> = keywords.iter().cloned().zip(sources).collect();
+            let sources: Vec<_> = (keywords.iter().zip(&self.walk.written).zip(sources))
+                .map(|((k, written), source)| (k.clone(), written.is_some(), source))
+                .collect();
             let built = sources.iter().map(|_| OnceLock::new()).collect();
             let storms = sources.iter().map(|_| OnceLock::new()).collect();
             k.dense.gates = Some(Gates {
@@ -2327,7 +2332,7 @@ impl Prefilter {
         self.keywords
             .as_ref()
             .and_then(|k| k.dense.gates.as_ref())
-            .map(|g| g.sources.iter().map(|(k, _)| k.clone()).collect())
+            .map(|g| g.sources.iter().map(|(k, _, _)| k.clone()).collect())
             .unwrap_or_default()
     }
 

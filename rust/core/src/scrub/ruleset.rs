@@ -842,15 +842,29 @@ impl RuleSet {
 }
 
 /// Whether each keyword of the rule `spec` is found as written: the rule spells it one
-/// way only (a rule whose match starts before its keyword is read from elsewhere: found
-/// ignoring case). The pattern is parsed once, and only when a keyword has a letter.
+/// way only. A rule whose match starts with a run before its keyword (`before`) is read
+/// past that run (see [`Prefixes::after_run`]), where the run is of a fixed length or
+/// cannot hold the keyword's first byte: then the rest of the match starts where the
+/// keyword does (`AZDO` after Azure's 76 bytes, `:AA` after Telegram's 8 to 10 digits).
+/// The pattern is parsed once, and only when a keyword has a letter.
 fn found_as_written(spec: &RuleSpec) -> impl Iterator<Item = bool> + '_ {
     let letters = (spec.keywords.iter()).any(|k| k.bytes().any(|b| b.is_ascii_alphabetic()));
-    let prefixes = (spec.before.is_none() && letters).then(|| Prefixes::of(&spec.pattern));
+    let prefixes = letters.then(|| match &spec.before {
+        None => Prefixes::of(&spec.pattern),
+        Some((class, min, max)) => Prefixes::after_run(&spec.pattern, (class, *min, *max)),
+    });
+    let run =
+        (spec.before.as_ref()).map(|(class, min, max)| (ByteClass::parsed(class), min == max));
     (spec.keywords.iter()).map(move |k| {
-        prefixes
-            .as_ref()
-            .is_some_and(|p| p.spelled_as_written(k.as_bytes()))
+        let starts_rest = match run {
+            None | Some((_, true)) => true,
+            Some((Some(class), false)) => !k.bytes().next().is_some_and(|b| class.contains(b)),
+            Some((None, false)) => false,
+        };
+        starts_rest
+            && prefixes
+                .as_ref()
+                .is_some_and(|p| p.spelled_as_written(k.as_bytes()))
     })
 }
 
@@ -1068,7 +1082,6 @@ fn compile(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scrub::opening::spelled_as_written;
     use crate::scrub::prefilter::{Hit, Kill, KILL_READS};
     use crate::scrub::sieve::STORM_RUN;
     use proptest::prelude::*;
@@ -1079,17 +1092,13 @@ mod tests {
     fn builtin_exactness_is_each_keywords_own_in_the_sets_order() {
         let custom = RuleSpec::custom("my-token", "MyTok_[0-9]{8}", vec!["MyTok_".into()]);
         let set = RuleSet::new(std::slice::from_ref(&custom), &[], DEFAULT_REPLACEMENT).unwrap();
-        let keywords: Vec<String> = builtin()
-            .map(RuleSpec::from)
-            .chain([custom])
-            .flat_map(|spec| spec.keywords)
+        let specs: Vec<RuleSpec> = builtin().map(RuleSpec::from).chain([custom]).collect();
+        let keywords: Vec<(&String, bool)> = (specs.iter())
+            .flat_map(|spec| spec.keywords.iter().zip(found_as_written(spec)))
             .collect();
         assert_eq!(keywords.len(), set.keyword_rule.len());
         assert_eq!(builtin_exact().len(), keywords.len() - 1);
-        for (k, (keyword, &r)) in keywords.iter().zip(&set.keyword_rule).enumerate() {
-            let rule = &set.rules[r as usize];
-            let own =
-                rule.before.is_none() && spelled_as_written(&rule.pattern, keyword.as_bytes());
+        for (k, &(keyword, own)) in keywords.iter().enumerate() {
             assert_eq!(
                 set.prefilter.is_exact(k as u32),
                 own && keyword.len() >= 3,
@@ -1128,8 +1137,9 @@ mod tests {
 
     /// A built-in keyword found as written matches no other spelling: with any of its
     /// letters in the other case (one at a time, or all of them), its rule's DFA dies
-    /// within the keyword. And the keywords of the case-sensitive token formats are
-    /// among those found as written.
+    /// within the keyword, read after the longest run its rule may start with (`before`)
+    /// where it has one. And the keywords of the case-sensitive token formats are among
+    /// those found as written.
     #[test]
     fn keywords_found_as_written_have_no_other_spelling() {
         let set = RuleSet::builtin();
@@ -1154,9 +1164,16 @@ mod tests {
             let gate = set.prefilter.gate(k as u32).expect("a gate");
             let written = crate::scrub::stream::head(keyword) & gate.mask;
             assert_eq!(gate.spellings, vec![written], "{}", rule.info.id);
+            let run: Vec<u8> = match &rule.before {
+                Some(BeforeRun { class, max, .. }) => {
+                    let b = (0..=255u8).find(|&b| class.contains(b)).expect("a byte");
+                    vec![b; *max]
+                }
+                None => Vec::new(),
+            };
             for other in others.iter().filter(|o| *o != keyword) {
                 assert!(
-                    dies_unmatched(m, other),
+                    dies_unmatched(m, &[&run[..], other].concat()),
                     "{}: {:?} would match",
                     rule.info.id,
                     String::from_utf8_lossy(other)
@@ -1170,6 +1187,9 @@ mod tests {
             "xoxb-",
             "sk-ant-api03-",
             "glpat-",
+            "AZDO",
+            ":AA",
+            "-us",
         ] {
             assert!(
                 exact.iter().any(|k| k == want),

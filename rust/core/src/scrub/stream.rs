@@ -465,6 +465,16 @@ pub(super) fn head(text: &[u8]) -> u64 {
     }
 }
 
+/// The mask of a [`head`] word's first `n` bytes (all 8 from `n = 8` on).
+#[inline]
+pub(super) fn head_mask(n: usize) -> u64 {
+    match n {
+        0 => 0,
+        1..=7 => (1u64 << (8 * n)) - 1,
+        _ => u64::MAX,
+    }
+}
+
 impl Memo {
     /// The path `text` begins with, if any: its slot. (At most one can: a path ends
     /// where the DFA died, so no path extends another.)
@@ -529,12 +539,7 @@ impl Memo {
     }
 
     fn keep(&mut self, path: &[u8], best: Option<u64>) {
-        let n = path.len().min(8);
-        let mask = if n == 8 {
-            u64::MAX
-        } else {
-            (1u64 << (8 * n)) - 1
-        };
+        let mask = head_mask(path.len());
         let word = head(path) & mask;
         // Words first: in a storm that does not repeat, most paths kept are new, and
         // a comparison of their bytes was a library call each.
