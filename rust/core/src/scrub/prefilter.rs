@@ -12,7 +12,8 @@
 //! full, three-byte keywords whole: where the CPU has AVX-512, all of them in one pass
 //! of the [`Sieve`] over the slice as written; elsewhere with SIMD Teddy searchers over
 //! an ASCII-lowercased copy of the slice, three-byte keywords by one more searcher on
-//! that copy. Shorter ones (`Q~`, `SK`) are exact
+//! that copy (in a storm, on the slice as written, given their [`spellings`]).
+//! Shorter ones (`Q~`, `SK`) are exact
 //! and found with memmem on the slice itself, block by block (see [`Dense`]), so that
 //! every block's hits come in order. Teddy's cost per pass grows with the
 //! signatures that share a bucket and collide on their nibbles, so signatures are laid
@@ -66,8 +67,8 @@ struct Keywords {
     searchers: Vec<Pass>,
     /// Keywords of exactly three bytes (lowercased): one more searcher.
     three: Option<Pass>,
-    /// The signatures of each of `searchers`, then of `three`, as given to them, with
-    /// their owners: what a pass without one is built from (see [`Without`]).
+    /// The signatures of each of `searchers`, then of `three`, lowercased, with their
+    /// owners: what a pass without one is built from (see [`Without`]).
     passes: Vec<(Vec<Vec<u8>>, Vec<Owners>)>,
     /// Per keyword, the pass that holds its signature built without it, for a storm
     /// of it (see [`Prefilter::storm_teddy`]); made at the first such storm.
@@ -87,7 +88,14 @@ struct Keywords {
 /// its own with its drop (see [`Prefilter::storm_teddy`]). Every pass is laid out
 /// anew for the storm's text (see [`storm_sample`]): laid out for ordinary text, a
 /// bucket whose nibbles admit the storm's windows (`kia0`, `aZak` in a storm of `akia`)
-/// stops at every copy and verifies its signatures in vain.
+/// stops at every copy and verifies its signatures in vain. The three-byte keywords'
+/// pass reads the text as written, given their [`spellings`]: on the lowercased copy,
+/// a storm of `AZDO` and a random byte holds `oaa` (a keyword found as written) every
+/// ten copies, each a stop of ~40 ns. (Outside storms that pass reads the lowercased
+/// copy: there a storm of `OAA` stops it at every copy, which makes its blocks dense
+/// and walked; as written, none did, and the blocks stayed with Teddy, whose fat
+/// passes flag every few bytes of `oaaoaa…` and verify in vain, 120 against ~1,800
+/// MB/s.)
 #[derive(Debug)]
 struct Without {
     /// Per pass (`three` last): the pass rebuilt without them, `None` where it held
@@ -2063,22 +2071,12 @@ impl Prefilter {
             .iter()
             .map(|(_, i)| keywords[*i as usize].clone())
             .collect();
-        // A signature is case-sensitive where every keyword it starts is found as
-        // written and spells it the same way.
-        let cased: Vec<Option<Vec<u8>>> = by_sig
-            .iter()
-            .chain(&three_owners)
+        let written: Vec<Option<Vec<u8>>> = (keywords.iter().zip(&exact))
+            .map(|(k, &exact)| exact.then(|| k.clone()))
+            .collect();
+        let cased: Vec<Option<Vec<u8>>> = (by_sig.iter().chain(&three_owners))
             .zip(&all)
-            .map(|(owners, sig)| {
-                let spelled = |&(k, off): &(u32, usize)| {
-                    exact[k as usize].then(|| keywords[k as usize][off..off + sig.len()].to_vec())
-                };
-                let first = spelled(owners.first()?)?;
-                owners
-                    .iter()
-                    .all(|o| spelled(o).as_ref() == Some(&first))
-                    .then_some(first)
-            })
+            .map(|(owners, sig)| cased(owners, sig.len(), &written))
             .collect();
         let sieve = sieve.then(|| {
             Sieve::with_cases(&all, &cased, &pairs).or_else(|| Sieve::with_cases(&all, &cased, &[]))
@@ -2095,7 +2093,7 @@ impl Prefilter {
         // Teddy's searchers are only built where there is no sieve.
         let teddy_sigs = if sieve.is_some() { &[][..] } else { &sigs[..] };
         for (chunk, owners) in teddy_sigs.chunks(per).zip(by_sig.chunks(per)) {
-            match teddy_pass(chunk, owners, None) {
+            match teddy_pass(chunk, owners, Text::Lowered(None)) {
                 Some(searcher) => searchers.push(searcher),
                 None => {
                     searchers.clear();
@@ -2106,7 +2104,7 @@ impl Prefilter {
         let three = if three_sigs.is_empty() || sieve.is_some() {
             None
         } else {
-            match teddy_pass(&three_sigs, &three_owners, None) {
+            match teddy_pass(&three_sigs, &three_owners, Text::Lowered(None)) {
                 Some(searcher) => Some(searcher),
                 None => {
                     searchers.clear();
@@ -2507,11 +2505,13 @@ impl Prefilter {
                         } else {
                             for (searcher, by_sig) in searchers {
                                 let end = (to + SIG - 1).min(hay.len());
-                                stops += self.teddy(searcher, by_sig, (hay, lower), at, end, hits);
+                                let text = (hay, lower, lower);
+                                stops += self.teddy(searcher, by_sig, text, at, end, hits);
                             }
                             if let Some((searcher, by_sig)) = three {
                                 let end = (to + 2).min(hay.len());
-                                stops += self.teddy(searcher, by_sig, (hay, lower), at, end, hits);
+                                let text = (hay, lower, lower);
+                                stops += self.teddy(searcher, by_sig, text, at, end, hits);
                             }
                             stops += self.short_hits(hay, (at, to), hits);
                         }
@@ -2968,13 +2968,14 @@ impl Prefilter {
             let Some((searcher, by_sig)) = &without.passes[i] else {
                 continue;
             };
-            let sig = if i == keywords.searchers.len() {
-                3
+            // The three-byte keywords' pass reads the text as written.
+            let (sig, read) = if i == keywords.searchers.len() {
+                (3, hay)
             } else {
-                SIG
+                (SIG, lower)
             };
             let end = (to + sig - 1).min(hay.len());
-            found += self.teddy(searcher, by_sig, (hay, lower), at, end, hits);
+            found += self.teddy(searcher, by_sig, (hay, lower, read), at, end, hits);
         }
         found += self.short_hits(hay, (at, to), hits);
         // Their hits pass their gates too: in a storm of `AZDO` and a random byte,
@@ -3038,6 +3039,17 @@ impl Prefilter {
         Some((found, dropped, misspelled))
     }
 
+    /// The spellings of keyword `k` a storm of it is laid out for where a pass reads
+    /// the text as written (see [`storm_sample`]): in either case, and as the keyword
+    /// is written where it is found so (`akia` and `AKIA` for `AKIA`).
+    fn storm_forms(&self, k: u32) -> Vec<Vec<u8>> {
+        let lowered = &self.patterns[k as usize];
+        let mut forms = vec![lowered.clone(), lowered.to_ascii_uppercase()];
+        let written = self.walk.written[k as usize].as_ref();
+        forms.extend(written.filter(|w| !forms.contains(w)).cloned());
+        forms
+    }
+
     /// Keyword `k`'s [`Without`]: `None` where no pass holds its signature as the
     /// signature that starts it.
     #[cold]
@@ -3048,10 +3060,12 @@ impl Prefilter {
             Some((sigs[j].clone(), owners[j].clone()))
         })?;
         let alike = |sig: &[u8]| sig[..ALIKE] == own.0[..ALIKE];
-        let sample = storm_sample(&self.patterns[k as usize]);
+        let lowered = &self.patterns[k as usize];
+        let sample = storm_sample(std::slice::from_ref(lowered), true);
+        let sample_written = storm_sample(&self.storm_forms(k), false);
         let mut left = vec![own.clone()];
         let mut passes = Vec::new();
-        for (sigs, owners) in &keywords.passes {
+        for (i, (sigs, owners)) in keywords.passes.iter().enumerate() {
             let (mut rest, mut rest_owners) = (Vec::new(), Vec::new());
             for (sig, o) in sigs.iter().zip(owners) {
                 if !alike(sig) {
@@ -3061,10 +3075,23 @@ impl Prefilter {
                     left.push((sig.clone(), o.clone()));
                 }
             }
-            passes.push(match rest.is_empty() {
-                true => None,
-                false => Some(teddy_pass(&rest, &rest_owners, Some(&sample))?),
-            });
+            let pass = if rest.is_empty() {
+                None
+            } else if i == keywords.searchers.len() {
+                let (rest, rest_owners) = spellings(&rest, &rest_owners, &self.walk.written);
+                Some(teddy_pass(
+                    &rest,
+                    &rest_owners,
+                    Text::Written(Some(&sample_written)),
+                )?)
+            } else {
+                Some(teddy_pass(
+                    &rest,
+                    &rest_owners,
+                    Text::Lowered(Some(&sample)),
+                )?)
+            };
+            passes.push(pass);
         }
         let words = (left.iter())
             .map(|(sig, _)| {
@@ -3216,19 +3243,20 @@ impl Prefilter {
         found
     }
 
-    /// One Teddy pass over `lower[at..end]`, its keywords verified in full; returns how
+    /// One Teddy pass over `read[at..end]` (`hay` or `lower`, its lowercased copy, as
+    /// the pass was built: see [`Text`]), its keywords verified in full; returns how
     /// many signatures it found (each a stop and a restart of the search).
     fn teddy(
         &self,
         searcher: &packed::Searcher,
         by_sig: &[Owners],
-        (hay, lower): (&[u8], &[u8]),
+        (hay, lower, read): (&[u8], &[u8], &[u8]),
         mut at: usize,
         end: usize,
         hits: &mut Vec<Hit>,
     ) -> usize {
         let mut matched = 0;
-        while let Some(m) = searcher.find_in(lower, Span::from(at..end)) {
+        while let Some(m) = searcher.find_in(read, Span::from(at..end)) {
             matched += 1;
             let at_sig = m.start();
             for &(k, off) in &by_sig[m.pattern().as_usize()] {
@@ -3276,27 +3304,91 @@ fn lowercase_into(hay: &[u8], dst: &mut Vec<u8>) {
     );
 }
 
-/// The text a storm of `keyword` is, as its Teddy passes read it (lowercased): the
-/// keyword, then each printable byte, tab and newline in turn (what [`layout`] lays a
-/// storm's passes out for: every window of up to [`SIG`] bytes that holds part of a
-/// copy).
-fn storm_sample(keyword: &[u8]) -> Vec<u8> {
-    let keyword = keyword.to_ascii_lowercase();
+/// The text a storm of a keyword spelled `forms` is, as a Teddy pass reads it
+/// (lowercased where `fold`): each form, then each printable byte, tab and newline in
+/// turn (what [`layout`] lays a storm's passes out for: every window of up to [`SIG`]
+/// bytes that holds part of a copy).
+fn storm_sample(forms: &[Vec<u8>], fold: bool) -> Vec<u8> {
     let mut sample = Vec::new();
-    for c in (b' '..=b'~').chain([b'\t', b'\n']) {
-        if !c.is_ascii_uppercase() {
-            sample.extend_from_slice(&keyword);
-            sample.push(c);
+    for form in forms {
+        let form = if fold {
+            form.to_ascii_lowercase()
+        } else {
+            form.clone()
+        };
+        for c in (b' '..=b'~').chain([b'\t', b'\n']) {
+            if !(fold && c.is_ascii_uppercase()) {
+                sample.extend_from_slice(&form);
+                sample.push(c);
+            }
         }
     }
     sample
 }
 
-/// A Teddy searcher of `sigs` (lowercased), laid out by [`bucket_order`] for `sample`
-/// (lowercased text; ordinary text when `None`), with the owners of its patterns in
-/// its order.
-fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners], sample: Option<&[u8]>) -> Option<Pass> {
-    let order = bucket_order(sigs, sample);
+/// What a Teddy pass reads, and the sample its buckets are laid out for (see
+/// [`layout`]; ordinary text where `None`).
+#[derive(Clone, Copy)]
+pub(crate) enum Text<'a> {
+    /// The lowercased copy of the slice, its signatures lowercased.
+    Lowered(Option<&'a [u8]>),
+    /// The slice as written, its signatures as [`spellings`] spells them.
+    Written(Option<&'a [u8]>),
+}
+
+/// A signature's one spelling, where every keyword it starts (`owners`, each with
+/// where the signature lies in it) is found as written (`written`, per keyword) and
+/// spells it the same way; `None` where one is found in any case.
+fn cased(owners: &[(u32, usize)], len: usize, written: &[Option<Vec<u8>>]) -> Option<Vec<u8>> {
+    let spelled = |&(k, off): &(u32, usize)| {
+        let form = written[k as usize].as_deref()?;
+        form.get(off..off + len).map(<[u8]>::to_vec)
+    };
+    let first = spelled(owners.first()?)?;
+    (owners.iter())
+        .all(|o| spelled(o).as_ref() == Some(&first))
+        .then_some(first)
+}
+
+/// The signatures `sigs` (lowercased; `owners` per signature) as a pass over the text
+/// as written finds them, with the owners per pattern: each in its one spelling where
+/// it has one (see [`cased`]), else in every ASCII spelling (eight for `pwd`). Those
+/// share their low nibbles, so aho-corasick puts them in one bucket, which flags where
+/// the lowercased signature would on the lowercased text.
+fn spellings(
+    sigs: &[Vec<u8>],
+    owners: &[Owners],
+    written: &[Option<Vec<u8>>],
+) -> (Vec<Vec<u8>>, Vec<Owners>) {
+    let (mut forms, mut by_form) = (Vec::new(), Vec::new());
+    for (sig, o) in sigs.iter().zip(owners) {
+        if let Some(form) = cased(o, sig.len(), written) {
+            forms.push(form);
+            by_form.push(o.clone());
+            continue;
+        }
+        let letters: Vec<usize> = (0..sig.len())
+            .filter(|&i| sig[i].is_ascii_alphabetic())
+            .collect();
+        for m in 0..1u32 << letters.len() {
+            let mut form = sig.clone();
+            for (j, &i) in letters.iter().enumerate() {
+                if m >> j & 1 == 1 {
+                    form[i] = form[i].to_ascii_uppercase();
+                }
+            }
+            forms.push(form);
+            by_form.push(o.clone());
+        }
+    }
+    (forms, by_form)
+}
+
+/// A Teddy searcher of `sigs` (lowercased, or spelled as [`Text`] says), laid out by
+/// [`bucket_order`] for the text it reads, with the owners of its patterns in its
+/// order.
+fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners], text: Text<'_>) -> Option<Pass> {
+    let order = bucket_order(sigs, text);
     packed::Config::new()
         .match_kind(PackedKind::LeftmostFirst)
         .heuristic_pattern_limits(false)
@@ -3314,26 +3406,43 @@ fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners], sample: Option<&[u8]>) -> Opt
 /// pattern whose low nibbles equal an earlier one's joins that one's bucket; the order
 /// follows that rule (a repeated index fills a short bucket, and only costs a repeated
 /// check). A bucket's flag rate is estimated from byte frequencies and counted on a
-/// sample of ordinary text, or of a storm (see [`layout`]). The layout only changes
-/// speed: every order finds the same hits.
-fn bucket_order(sigs: &[Vec<u8>], sample: Option<&[u8]>) -> Vec<usize> {
+/// sample of ordinary text, or of a storm, lowercased or as written as the pass reads
+/// it (see [`layout`]). The layout only changes speed: every order finds the same hits.
+fn bucket_order(sigs: &[Vec<u8>], text: Text<'_>) -> Vec<usize> {
     if sigs.is_empty() {
         return Vec::new();
     }
     // Teddy's slim searchers have 8 buckets, the fat ones (over 32 patterns) 16.
     let buckets = if sigs.len() > 32 { 16 } else { 8 };
-    let (units, members) = layout(sigs, buckets, Model::Nibbles, sample);
+    let (units, members) = layout(sigs, buckets, Model::Nibbles, text);
     let rounds = members.iter().map(Vec::len).max().unwrap_or(0);
+    // The signatures of the units placed so far, past their first: each joins its
+    // unit's bucket wherever it comes, so they fill short rounds before a repeated
+    // index does. Each given pattern counts: over 32, aho-corasick builds a fat
+    // searcher, which reads half as many bytes a step (the 30 spellings of the
+    // three-byte keywords, laid out with repeats and their spares after, came to 34).
+    let mut spares: Vec<usize> = Vec::new();
     let mut order = Vec::with_capacity(sigs.len() + buckets);
     for r in 0..rounds {
         for slot in 0..buckets {
             let bucket = &members[buckets - 1 - slot];
-            let fallback = members.iter().find(|m| !m.is_empty()).expect("one bucket");
-            let u = bucket.get(r).or(bucket.first()).unwrap_or(&fallback[0]);
-            order.push(units[*u][0]);
+            let i = match bucket.get(r) {
+                Some(&u) => {
+                    spares.extend(&units[u][1..]);
+                    units[u][0]
+                }
+                None => match spares.pop() {
+                    Some(i) => i,
+                    None => {
+                        let fallback = members.iter().find(|m| !m.is_empty()).expect("one bucket");
+                        units[*bucket.first().unwrap_or(&fallback[0])][0]
+                    }
+                },
+            };
+            order.push(i);
         }
     }
-    order.extend(units.iter().flat_map(|u| u[1..].iter().copied()));
+    order.extend(spares);
     order
 }
 
@@ -3401,14 +3510,18 @@ impl Model {
 /// `sigs` (all of one length, at least one) laid out over `buckets` buckets of a
 /// Teddy-like searcher, each bucket as full as the others: the signatures as *units*
 /// (those `model` cannot tell apart), and per bucket the units in it. Each unit goes,
-/// largest first, to the bucket whose flag rate grows least on lowercased text:
-/// `sample`, or ordinary text when `None`.
+/// largest first, to the bucket whose flag rate grows least on the text the searcher
+/// reads (`text`): lowercased or as written, its sample or ordinary text.
 pub(crate) fn layout(
     sigs: &[Vec<u8>],
     buckets: usize,
     model: Model,
-    sample: Option<&[u8]>,
+    text: Text<'_>,
 ) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let (sample, written) = match text {
+        Text::Lowered(sample) => (sample, false),
+        Text::Written(sample) => (sample, true),
+    };
     let len = sigs[0].len();
     // Units in the order their first signature comes.
     let mut units: Vec<Vec<usize>> = Vec::new();
@@ -3421,13 +3534,13 @@ pub(crate) fn layout(
             None => units.push(vec![i]),
         }
     }
-    // How often a bucket with these places flags a position of ordinary lowercased
-    // text, under the byte frequencies of `frequency` (no upper-case letter occurs in
-    // lowercased text).
+    // How often a bucket with these places flags a position of ordinary text, under
+    // the byte frequencies of `frequency` (no upper-case letter occurs in lowercased
+    // text).
     // Per nibble pair, or per class: the frequency of the bytes that have it.
     let mut mass = [[0f64; 16]; 16];
     let mut class_mass = [0f64; 64];
-    for c in (0..=255u8).filter(|c| !c.is_ascii_uppercase()) {
+    for c in (0..=255u8).filter(|c| written || !c.is_ascii_uppercase()) {
         mass[usize::from(c & 15)][usize::from(c >> 4)] += frequency(c);
         if let Model::Classes(class) = model {
             class_mass[usize::from(class[usize::from(c)])] += frequency(c);
@@ -3453,6 +3566,7 @@ pub(crate) fn layout(
     // Both rates count; the sample decides among buckets the model finds alike.
     let sample = match sample {
         Some(s) => s.to_vec(),
+        None if written => ORDINARY.as_bytes().to_vec(),
         None => ORDINARY.as_bytes().to_ascii_lowercase(),
     };
     let windows = sample.len().saturating_sub(len) + 1;
@@ -3861,9 +3975,9 @@ mod tests {
 
     /// The windows of `text` that some bucket of `sigs`, laid out over `buckets` for
     /// `sample`, admits (where Teddy stops and verifies).
-    fn stops(sigs: &[Vec<u8>], buckets: usize, sample: Option<&[u8]>, text: &[u8]) -> usize {
+    fn stops(sigs: &[Vec<u8>], buckets: usize, read: Text<'_>, text: &[u8]) -> usize {
         let model = Model::Nibbles;
-        let (units, members) = layout(sigs, buckets, model, sample);
+        let (units, members) = layout(sigs, buckets, model, read);
         let places: Vec<Vec<Place>> = (members.iter())
             .map(|bucket| {
                 let mut places = vec![(0, 0); sigs[0].len()];
@@ -3885,45 +3999,69 @@ mod tests {
     /// A storm's passes, laid out for its text, stop at fewer of its windows than
     /// those laid out for ordinary text: in a storm of `akia`, buckets whose nibbles
     /// admitted windows such as `kia0` stopped at every few copies. The storms are
-    /// those of `tests/worst.rs` (lowercased, as Teddy reads them): the keyword and
-    /// one byte of `aZ09_-.:= `, every pair of them.
+    /// those of `tests/worst.rs`: the keyword and one byte of `aZ09_-.:= `, every pair
+    /// of them, lowercased for the passes of four-byte signatures and as written for
+    /// the three-byte keywords' pass. As written, `AZDO`'s storm holds no `oaa`, a
+    /// keyword that stopped the lowercased pass at every tenth copy.
     #[test]
     fn storm_passes_stop_at_fewer_of_the_storms_windows() {
-        let pre = Prefilter::without_sieve(&keywords());
-        let passes = &pre.keywords.as_ref().expect("keywords").passes;
+        let (keywords, exact) = cased_keywords();
+        let pre = Prefilter::without_sieve_cased(&keywords, &exact);
+        let Some(kw) = &pre.keywords else { return };
         let storms = [
             ("akia", 4),
-            ("azdo", 3),
-            ("xoxb-", 1),
+            ("AZDO", 4),
+            ("XOXB-", 1),
             ("ghp_", 1),
             ("sk-", 1),
-            ("eyj", 1),
+            ("eyJ", 1),
         ];
         for (storm, fewer) in storms {
             let mut text = Vec::new();
-            for (a, b) in b"az09_-.:= "
+            for (a, b) in b"aZ09_-.:= "
                 .iter()
-                .flat_map(|&a| b"az09_-.:= ".map(|b| (a, b)))
+                .flat_map(|&a| b"aZ09_-.:= ".map(|b| (a, b)))
             {
                 text.extend_from_slice(storm.as_bytes());
                 text.push(a);
                 text.extend_from_slice(storm.as_bytes());
                 text.push(b);
             }
+            let lowered = text.to_ascii_lowercase();
+            let k = (keywords.iter())
+                .position(|k| k.eq_ignore_ascii_case(storm.as_bytes()))
+                .expect("a keyword") as u32;
+            let forms = pre.storm_forms(k);
             let (mut before, mut after) = (0, 0);
-            for (sigs, _) in passes {
-                let alike = |s: &&Vec<u8>| s[..ALIKE] == storm.as_bytes()[..ALIKE];
-                let rest: Vec<Vec<u8>> = sigs.iter().filter(|s| !alike(s)).cloned().collect();
+            for (i, (sigs, owners)) in kw.passes.iter().enumerate() {
+                let alike =
+                    |s: &Vec<u8>| s[..ALIKE].eq_ignore_ascii_case(&storm.as_bytes()[..ALIKE]);
+                let (rest, rest_owners): (Vec<Vec<u8>>, Vec<Owners>) = (sigs.iter().zip(owners))
+                    .filter(|(s, _)| !alike(s))
+                    .map(|(s, o)| (s.clone(), o.clone()))
+                    .unzip();
                 if rest.is_empty() {
                     continue;
                 }
-                let buckets = if rest.len() > 32 { 16 } else { 8 };
-                before += stops(&rest, buckets, None, &text);
-                after += stops(&rest, buckets, Some(&storm_sample(storm.as_bytes())), &text);
+                let buckets = |sigs: &[Vec<u8>]| if sigs.len() > 32 { 16 } else { 8 };
+                before += stops(&rest, buckets(&rest), Text::Lowered(None), &lowered);
+                after += if i < kw.searchers.len() {
+                    let sample = storm_sample(&forms[..1], true);
+                    stops(
+                        &rest,
+                        buckets(&rest),
+                        Text::Lowered(Some(&sample)),
+                        &lowered,
+                    )
+                } else {
+                    let (rest, _) = spellings(&rest, &rest_owners, &pre.walk.written);
+                    let sample = storm_sample(&forms, false);
+                    stops(&rest, buckets(&rest), Text::Written(Some(&sample)), &text)
+                };
             }
             assert!(
                 after * fewer <= before,
-                "{storm}: {after} stops, {before} laid out for ordinary text"
+                "{storm}: {after} stops, {before} laid out for ordinary text and lowercased"
             );
         }
     }
@@ -3936,11 +4074,52 @@ mod tests {
             .map(|k| k[..SIG].to_ascii_lowercase())
             .collect();
         for n in [1, 5, 20, 33, 64, sigs.len()] {
-            let mut order = bucket_order(&sigs[..n], None);
+            let mut order = bucket_order(&sigs[..n], Text::Lowered(None));
             order.sort_unstable();
             order.dedup();
             assert_eq!(order, (0..n).collect::<Vec<_>>(), "{n} signatures");
         }
+    }
+
+    /// A storm's three-byte keywords' pass reads the text as written (see
+    /// [`Without`]): each keyword in its one spelling where it has one (`SG.`,
+    /// `oaa`), else in all of them (`pwd` in eight). Those patterns (30 for the built-in keywords) go to Teddy as at most
+    /// 32, every one of them at least once, so that it builds a slim searcher (over
+    /// 32, a fat one, which reads half as many bytes a step): spellings of one
+    /// signature, placed where a round of the layout is short, take the places
+    /// repeated indices took (34 patterns before).
+    #[test]
+    fn three_byte_keywords_are_spelled_for_a_slim_searcher() {
+        let (keywords, exact) = cased_keywords();
+        let pre = Prefilter::without_sieve_cased(&keywords, &exact);
+        let Some(kw) = &pre.keywords else { return };
+        let (sigs, owners) = kw.passes.last().expect("the three-byte keywords' pass");
+        assert!(sigs.iter().all(|s| s.len() == 3));
+        let (forms, _) = spellings(sigs, owners, &pre.walk.written);
+        for (form, n) in [
+            (&b"SG."[..], 1),
+            (b"oaa", 1),
+            (b"sk-", 1),
+            (b"pwd", 8),
+            (b"://", 1),
+        ] {
+            let spelled = forms
+                .iter()
+                .filter(|f| f.eq_ignore_ascii_case(form))
+                .count();
+            assert_eq!(spelled, n, "{}", String::from_utf8_lossy(form));
+        }
+        assert!(forms.contains(&b"SG.".to_vec()) && forms.contains(&b"PwD".to_vec()));
+        let mut order = bucket_order(&forms, Text::Written(None));
+        assert!(
+            order.len() <= 32,
+            "{} patterns for {}",
+            order.len(),
+            forms.len()
+        );
+        order.sort_unstable();
+        order.dedup();
+        assert_eq!(order, (0..forms.len()).collect::<Vec<_>>());
     }
 
     /// A storm of each keyword (a hit every few bytes: Teddy for the first block, the
@@ -4246,13 +4425,14 @@ mod tests {
         /// and the storm keyword's where its own hit dies, and it adds only hits
         /// their gates drop. Storms of a keyword (as its rule spells it, or in the
         /// other case) and a random byte, other keywords and their fragments among
-        /// them, any part of them, read as storms of mostly either case.
+        /// them (lowercased, upper-cased or as their rules spell them), any part of
+        /// them, read as storms of mostly either case.
         #[test]
         fn storm_parts_through_teddy_report_the_walks_hits(
             storm in 0usize..6,
             flipped in any::<bool>(),
             other_case in any::<bool>(),
-            others in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..12, 0usize..4000), 0..16),
+            others in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..12, 0usize..4000, 0usize..3), 0..16),
             size in 300usize..5000,
             cut in (0.0f64..1.0, 0.0f64..1.0),
         ) {
@@ -4270,9 +4450,14 @@ mod tests {
             let flip = |c: &u8| if c.is_ascii_alphabetic() { c ^ 0x20 } else { *c };
             let word: Vec<u8> = if flipped { word.iter().map(flip).collect() } else { word.to_vec() };
             let mut text = varied_storm(&word, size);
-            let long: Vec<&Vec<u8>> = pre.patterns.iter().filter(|p| p.len() >= 3).collect();
-            for (which, n, at) in &others {
-                let kw = which.get(&long);
+            let long: Vec<usize> = (0..pre.patterns.len()).filter(|&i| pre.patterns[i].len() >= 3).collect();
+            for (which, n, at, case) in &others {
+                let i = *which.get(&long);
+                let kw = match case {
+                    0 => pre.patterns[i].clone(),
+                    1 => pre.patterns[i].to_ascii_uppercase(),
+                    _ => pre.walk.written[i].clone().unwrap_or_else(|| pre.patterns[i].clone()),
+                };
                 let at = (*at).min(text.len());
                 text.splice(at..at, kw[..(*n).min(kw.len()).max(1)].iter().copied());
             }

@@ -583,7 +583,8 @@ fn members(sigs: &[Vec<u8>]) -> Vec<Vec<u32>> {
         }
         let mine: Vec<Vec<u8>> = ids.iter().map(|&i| sigs[i as usize].clone()).collect();
         let model = super::prefilter::Model::Classes(&CLASSES);
-        let (units, buckets) = super::prefilter::layout(&mine, n, model, None);
+        let (units, buckets) =
+            super::prefilter::layout(&mine, n, model, super::prefilter::Text::Lowered(None));
         members.extend(buckets.iter().map(|bucket| {
             bucket
                 .iter()
