@@ -209,7 +209,7 @@ fn worst_tests() {
     for unit in VARIED_STORMS {
         add(format!("varied storm {unit:?}"), &|| varied_storm(unit, n));
     }
-    for unit in WRONG_CASE_STORMS {
+    for unit in WRONG_CASE_STORMS.into_iter().chain(LOOK_ALIKE_STORMS) {
         add(format!("varied storm {unit:?}"), &|| varied_storm(unit, n));
     }
     add("runs of a, no period".into(), &|| runs_of_a(n));
@@ -263,9 +263,9 @@ fn main() {
     for unit in VARIED_STORMS {
         run(&format!("varied storm {unit:?}"), &varied_storm(unit, n));
     }
-    // The same with keywords of rules that spell them one way only, in the other case:
-    // no hit at all.
-    for unit in WRONG_CASE_STORMS {
+    // The same with keywords of rules that spell them one way only, in the other case
+    // (no hit at all), and with words Teddy's buckets mistake for signatures.
+    for unit in WRONG_CASE_STORMS.into_iter().chain(LOOK_ALIKE_STORMS) {
         run(&format!("varied storm {unit:?}"), &varied_storm(unit, n));
     }
     // Random token alphabets with no keyword in them: what credentials are made of,
