@@ -156,10 +156,8 @@ struct Keywords {
 /// pass reads the text as written, given their [`spellings`]: on the lowercased copy,
 /// a storm of `AZDO` and a random byte holds `oaa` (a keyword found as written) every
 /// ten copies, each a stop of ~40 ns. (Outside storms that pass reads the lowercased
-/// copy: there a storm of `OAA` stops it at every copy, which makes its blocks dense
-/// and walked; as written, none did, and the blocks stayed with Teddy, whose fat
-/// passes flag every few bytes of `oaaoaa…` and verify in vain, 120 against ~1,800
-/// MB/s.)
+/// copy, where a storm of `OAA`, the keyword in the other case, stops it at every copy
+/// and so is dense and walked.)
 #[derive(Debug)]
 struct Without {
     /// Per pass (`three` last): the pass rebuilt without them, `None` where it held
