@@ -4254,11 +4254,11 @@ mod tests {
 
     /// A storm's three-byte keywords' pass reads the text as written (see
     /// [`Without`]): each keyword in its one spelling where it has one (`SG.`,
-    /// `oaa`), else in all of them (`pwd` in eight). Those patterns (30 for the built-in keywords) go to Teddy as at most
-    /// 32, every one of them at least once, so that it builds a slim searcher (over
-    /// 32, a fat one, which reads half as many bytes a step): spellings of one
-    /// signature, placed where a round of the layout is short, take the places
-    /// repeated indices took (34 patterns before).
+    /// `oaa`), else in all of them (`pwd` in eight). Those patterns (30 for the
+    /// built-in keywords) go to Teddy as at most 32, every one of them at least once,
+    /// so that it builds a slim searcher (over 32, a fat one, which reads half as many
+    /// bytes a step): spellings of one signature fill the places of a round of the
+    /// layout that is short, where repeated indices would make 34 patterns.
     #[test]
     fn three_byte_keywords_are_spelled_for_a_slim_searcher() {
         let (keywords, exact) = cased_keywords();

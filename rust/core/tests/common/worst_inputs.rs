@@ -81,9 +81,9 @@ pub const WRONG_CASE_STORMS: [&str; 3] = ["akia", "GHP_", "XOXB-"];
 
 /// Words no keyword holds, each of whose four bytes a bucket of a Teddy pass admits
 /// by its nibbles at that place (found by the prefilter's layout for the built-in
-/// keywords on a CPU without AVX-512): Teddy flags every copy and verifies it in
-/// vain, and its verifications are not counted as hits (see scrubber.md, "What an
-/// attacker can still choose").
+/// keywords on a CPU without AVX-512): Teddy flags every copy and verifies it in vain,
+/// reporting nothing, so blocks of them are found by a sample of their places and
+/// walked (see scrubber.md, "What an attacker can still choose").
 pub const LOOK_ALIKE_STORMS: [&str; 3] = ["daaa", "hava", "cas-"];
 
 /// A storm that does not repeat: `unit`, then one byte of a seeded pseudo-random
