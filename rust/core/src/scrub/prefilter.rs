@@ -55,9 +55,8 @@ const PER_PASS: usize = 64;
 /// The keywords one signature stands for: `(keyword, offset of the signature in it)`.
 type Owners = Vec<(u32, usize)>;
 
-/// A Teddy searcher, per pattern of it (a signature) the keywords it starts, and its
-/// buckets as it reads them (for [`Prefilter::look_alikes`]).
-type Pass = (packed::Searcher, Vec<Owners>, Nibbles);
+/// A Teddy searcher, and per pattern of it (a signature), the keywords it starts.
+type Pass = (packed::Searcher, Vec<Owners>);
 
 /// A Teddy pass's buckets as its search tests a window: per place, per low and per
 /// high nibble, the buckets (a bit each) with a signature whose byte there has it. A
@@ -90,10 +89,10 @@ struct Flagger([([u64; 16], [u64; 16]); SIG]);
 impl Flagger {
     /// Those of `passes` (the first four); `None` without a pass of `SIG`-byte
     /// signatures.
-    fn of(passes: &[Pass]) -> Option<Flagger> {
+    fn of(passes: &[Nibbles]) -> Option<Flagger> {
         let mut places = [([0u64; 16], [0u64; 16]); SIG];
         let mut any = false;
-        for (p, (_, _, Nibbles(pass))) in passes.iter().take(4).enumerate() {
+        for (p, Nibbles(pass)) in passes.iter().take(4).enumerate() {
             if pass.len() != SIG {
                 continue;
             }
@@ -2146,12 +2145,21 @@ impl Prefilter {
             .iter()
             .map(|(_, i)| keywords[*i as usize].clone())
             .collect();
-        let written: Vec<Option<Vec<u8>>> = (keywords.iter().zip(&exact))
-            .map(|(k, &exact)| exact.then(|| k.clone()))
+        let long: Vec<u32> = (0..keywords.len() as u32)
+            .filter(|&i| keywords[i as usize].len() >= 3)
             .collect();
+        let has_long = !long.is_empty();
+        let short_keywords = short
+            .iter()
+            .map(|&(_, i)| (keywords[i as usize].clone(), i))
+            .collect();
+        let walk =
+            Walk::new(keywords, &long, &exact, short_keywords).map_err(|e| Error::Config {
+                reason: format!("keyword prefilter: {e}"),
+            })?;
         let cased: Vec<Option<Vec<u8>>> = (by_sig.iter().chain(&three_owners))
             .zip(&all)
-            .map(|(owners, sig)| cased(owners, sig.len(), &written))
+            .map(|(owners, sig)| cased(owners, sig.len(), &walk.written))
             .collect();
         let sieve = sieve.then(|| {
             Sieve::with_cases(&all, &cased, &pairs).or_else(|| Sieve::with_cases(&all, &cased, &[]))
@@ -2160,7 +2168,7 @@ impl Prefilter {
             let owners = by_sig.iter().chain(&three_owners).cloned().collect();
             (sieve, owners)
         });
-        let mut searchers = Vec::new();
+        let (mut searchers, mut nibbles) = (Vec::new(), Vec::new());
         let per = sigs
             .len()
             .div_ceil(sigs.len().div_ceil(PER_PASS).max(1))
@@ -2169,7 +2177,10 @@ impl Prefilter {
         let teddy_sigs = if sieve.is_some() { &[][..] } else { &sigs[..] };
         for (chunk, owners) in teddy_sigs.chunks(per).zip(by_sig.chunks(per)) {
             match teddy_pass(chunk, owners, Text::Lowered(None)) {
-                Some(searcher) => searchers.push(searcher),
+                Some((searcher, n)) => {
+                    searchers.push(searcher);
+                    nibbles.push(n);
+                }
                 None => {
                     searchers.clear();
                     break;
@@ -2180,7 +2191,7 @@ impl Prefilter {
             None
         } else {
             match teddy_pass(&three_sigs, &three_owners, Text::Lowered(None)) {
-                Some(searcher) => Some(searcher),
+                Some((searcher, _)) => Some(searcher),
                 None => {
                     searchers.clear();
                     None
@@ -2196,24 +2207,12 @@ impl Prefilter {
         if three.is_some() {
             passes.push((three_sigs.clone(), three_owners.clone()));
         }
-        let long: Vec<u32> = (0..keywords.len() as u32)
-            .filter(|&i| keywords[i as usize].len() >= 3)
-            .collect();
-        let has_long = !long.is_empty();
-        let short_keywords = short
-            .iter()
-            .map(|&(_, i)| (keywords[i as usize].clone(), i))
-            .collect();
-        let walk =
-            Walk::new(keywords, &long, &exact, short_keywords).map_err(|e| Error::Config {
-                reason: format!("keyword prefilter: {e}"),
-            })?;
         let teddy = !searchers.is_empty() || (sigs.is_empty() && three.is_some());
         let keywords_index = if has_long && (sieve.is_some() || teddy) {
             let owners: Vec<&Owners> = by_sig.iter().chain(&three_owners).collect();
             let dense = Box::new(Dense::new(&patterns, &all, &owners, &walk));
             Some(Keywords {
-                flagger: Flagger::of(&searchers),
+                flagger: Flagger::of(&nibbles).filter(|_| !searchers.is_empty()),
                 searchers,
                 three,
                 passes,
@@ -2581,12 +2580,12 @@ impl Prefilter {
                         if let Some(sieve) = sieve {
                             (stops, flags) = self.sieve_hits(sieve, hay, (at, to), true, hits);
                         } else {
-                            for (searcher, by_sig, _) in searchers {
+                            for (searcher, by_sig) in searchers {
                                 let end = (to + SIG - 1).min(hay.len());
                                 let text = (hay, lower, lower);
                                 stops += self.teddy(searcher, by_sig, text, at, end, hits);
                             }
-                            if let Some((searcher, by_sig, _)) = three {
+                            if let Some((searcher, by_sig)) = three {
                                 let end = (to + 2).min(hay.len());
                                 let text = (hay, lower, lower);
                                 stops += self.teddy(searcher, by_sig, text, at, end, hits);
@@ -3050,7 +3049,7 @@ impl Prefilter {
         dense.storm_places(marks, hay, (at, to), space)?;
         let mut found = 0;
         for i in 0..without.passes.len() {
-            let Some((searcher, by_sig, _)) = &without.passes[i] else {
+            let Some((searcher, by_sig)) = &without.passes[i] else {
                 continue;
             };
             // The three-byte keywords' pass reads the text as written.
@@ -3164,17 +3163,9 @@ impl Prefilter {
                 None
             } else if i == keywords.searchers.len() {
                 let (rest, rest_owners) = spellings(&rest, &rest_owners, &self.walk.written);
-                Some(teddy_pass(
-                    &rest,
-                    &rest_owners,
-                    Text::Written(Some(&sample_written)),
-                )?)
+                Some(teddy_pass(&rest, &rest_owners, Text::Written(Some(&sample_written)))?.0)
             } else {
-                Some(teddy_pass(
-                    &rest,
-                    &rest_owners,
-                    Text::Lowered(Some(&sample)),
-                )?)
+                Some(teddy_pass(&rest, &rest_owners, Text::Lowered(Some(&sample)))?.0)
             };
             passes.push(pass);
         }
@@ -3503,8 +3494,8 @@ fn spellings(
 
 /// A Teddy searcher of `sigs` (lowercased, or spelled as [`Text`] says), laid out by
 /// [`bucket_order`] for the text it reads, with the owners of its patterns in its
-/// order.
-fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners], text: Text<'_>) -> Option<Pass> {
+/// order; and its buckets as [`Nibbles`].
+fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners], text: Text<'_>) -> Option<(Pass, Nibbles)> {
     let (order, nibbles) = bucket_order(sigs, text);
     packed::Config::new()
         .match_kind(PackedKind::LeftmostFirst)
@@ -3514,8 +3505,7 @@ fn teddy_pass(sigs: &[Vec<u8>], owners: &[Owners], text: Text<'_>) -> Option<Pas
         .build()
         .map(|s| {
             (
-                s,
-                order.iter().map(|&i| owners[i].clone()).collect(),
+                (s, order.iter().map(|&i| owners[i].clone()).collect()),
                 nibbles,
             )
         })
@@ -4093,12 +4083,10 @@ mod tests {
         };
         let flagger = kw.flagger.as_ref().expect("fat passes");
         // A word of lowercase letters the first pass's first bucket admits: no keyword.
-        let Nibbles(places) = &kw.searchers[0].2;
-        let admitted = |(lo, hi): &([u16; 16], [u16; 16])| {
+        let admitted = |(lo, hi): &([u64; 16], [u64; 16])| {
             (b'a'..=b'z').find(|&c| lo[usize::from(c & 15)] & hi[usize::from(c >> 4)] & 1 == 1)
         };
-        let word: Vec<u8> = places
-            .iter()
+        let word: Vec<u8> = (flagger.0.iter())
             .map(|p| admitted(p).expect("a letter"))
             .collect();
         let storm = varied_storm(&word, 8 * TEDDY_READ);
