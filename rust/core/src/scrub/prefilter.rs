@@ -42,6 +42,8 @@ use super::opening::{opening, run_after, Gate, Opening, Reading, RunBefore, Wind
 use super::ruleset::{BeforeRun, ByteClass};
 use super::sieve::{Sieve, Storm, PAIRS_AFTER};
 use super::stream::head;
+#[cfg(target_arch = "x86_64")]
+use super::{sieve::fold_of, storm_drop};
 use crate::Error;
 
 /// A place where a pattern occurs: `(pattern index, offset of its first byte)`.
@@ -173,6 +175,11 @@ struct Without {
     /// those occur are compared: a storm of the keyword in the other case (`GHP_` for
     /// `ghp_`, a run of `a` for Twitter's 21 `A`s) has none.
     exact: Option<[u8; ALIKE]>,
+    /// The keywords those signatures start, but for the storm's own at its place: the
+    /// bytes of each, where a place has them (see [`storm_drop::others_absent`]),
+    /// and the least and most offset.
+    #[cfg(target_arch = "x86_64")]
+    others: (Vec<storm_drop::Other>, (isize, isize)),
 }
 
 /// What [`Dense::storm_places`] marks of a storm: its drop's places, drops and
@@ -3048,6 +3055,13 @@ impl Prefilter {
         };
         dense.storm_places(marks, hay, (at, to), space)?;
         let mut found = 0;
+        // Places kept for other keywords where none occurs are dropped (each would
+        // have been found as the storm's own signature, and its own hit is dead).
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(simd), Marks::Drop(..)) = (dense.avx2, marks) {
+            let (others, reach) = &without.others;
+            found += storm_drop::others_absent(simd, (others, *reach), hay, at, space);
+        }
         for i in 0..without.passes.len() {
             let Some((searcher, by_sig)) = &without.passes[i] else {
                 continue;
@@ -3187,12 +3201,57 @@ impl Prefilter {
             });
         let first = spellings.next().flatten();
         let exact = first.filter(|_| spellings.all(|s| s == first));
+        #[cfg(target_arch = "x86_64")]
+        let others = self.others(k, &left);
         Some(Without {
             passes,
             left,
             words,
             exact,
+            #[cfg(target_arch = "x86_64")]
+            others,
         })
+    }
+
+    /// The keywords `left`'s signatures start but storm keyword `k` at its place, each
+    /// as the bytes a place of `k`'s signature must have for it to begin there (see
+    /// [`Without::others`]): as written where it is found so, else in either case.
+    #[cfg(target_arch = "x86_64")]
+    fn others(
+        &self,
+        k: u32,
+        left: &[(Vec<u8>, Owners)],
+    ) -> (Vec<storm_drop::Other>, (isize, isize)) {
+        let mut reach = (0, 0);
+        let own = self.patterns[k as usize].len() as isize;
+        let others = (left.iter())
+            .flat_map(|(_, owners)| owners)
+            .filter(|&&owner| owner != (k, 0))
+            .map(|&(o, off)| {
+                let written = self.walk.written[o as usize].as_ref();
+                let bytes = written.unwrap_or(&self.patterns[o as usize]);
+                let fold = |c: u8| if written.is_some() { 0 } else { fold_of(c) };
+                // Its bytes past the storm keyword first, then those before it, nearest
+                // first, then those over it (which a storm's places mostly have): a
+                // storm's places differ from another keyword soonest there.
+                let mut order: Vec<isize> = (0..bytes.len())
+                    .map(|j| j as isize - off as isize)
+                    .collect();
+                order.sort_by_key(|&at| match at {
+                    at if at >= own => (0, at),
+                    at if at < 0 => (1, -at),
+                    at => (2, at),
+                });
+                let other = storm_drop::Other::of(order.into_iter().map(|at| {
+                    let c = bytes[(at + off as isize) as usize];
+                    (at, c, fold(c))
+                }));
+                let (least, most) = other.reach();
+                reach = (reach.0.min(least), reach.1.max(most));
+                other
+            })
+            .collect();
+        (others, reach)
     }
 
     /// The hits of the dense part `at..to` of `text` (signatures starting there,
@@ -4584,14 +4643,16 @@ mod tests {
         /// and the storm keyword's where its own hit dies, and it adds only hits
         /// their gates drop. Storms of a keyword (as its rule spells it, or in the
         /// other case) and a random byte, other keywords and their fragments among
-        /// them (lowercased, upper-cased or as their rules spell them), any part of
-        /// them, read as storms of mostly either case.
+        /// them (lowercased, upper-cased or as their rules spell them; half of them
+        /// whole keywords that the storm keyword's signature, or one alike, starts:
+        /// `sk.eyJ`, `eyJ0eXAi…` in a storm of `eyJ`), any part of them, read as
+        /// storms of mostly either case.
         #[test]
         fn storm_parts_through_teddy_report_the_walks_hits(
             storm in 0usize..6,
             flipped in any::<bool>(),
             other_case in any::<bool>(),
-            others in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..12, 0usize..4000, 0usize..3), 0..16),
+            others in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..12, 0usize..4000, 0usize..3, any::<bool>()), 0..16),
             size in 300usize..5000,
             cut in (0.0f64..1.0, 0.0f64..1.0),
         ) {
@@ -4610,15 +4671,21 @@ mod tests {
             let word: Vec<u8> = if flipped { word.iter().map(flip).collect() } else { word.to_vec() };
             let mut text = varied_storm(&word, size);
             let long: Vec<usize> = (0..pre.patterns.len()).filter(|&i| pre.patterns[i].len() >= 3).collect();
-            for (which, n, at, case) in &others {
-                let i = *which.get(&long);
+            let Some(near) = keywords.without[k as usize].get_or_init(|| pre.without(keywords, k)) else {
+                return Ok(());
+            };
+            let near: Vec<usize> = (near.left.iter())
+                .flat_map(|(_, owners)| owners.iter().map(|&(o, _)| o as usize))
+                .collect();
+            for (which, n, at, case, whole) in &others {
+                let (i, n) = if *whole { (*which.get(&near), usize::MAX) } else { (*which.get(&long), *n) };
                 let kw = match case {
                     0 => pre.patterns[i].clone(),
                     1 => pre.patterns[i].to_ascii_uppercase(),
                     _ => pre.walk.written[i].clone().unwrap_or_else(|| pre.patterns[i].clone()),
                 };
                 let at = (*at).min(text.len());
-                text.splice(at..at, kw[..(*n).min(kw.len()).max(1)].iter().copied());
+                text.splice(at..at, kw[..n.min(kw.len()).max(1)].iter().copied());
             }
             let lower = text.to_ascii_lowercase();
             let at = (cut.0 * text.len() as f64) as usize;

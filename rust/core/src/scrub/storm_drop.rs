@@ -340,6 +340,107 @@ fn drops_in(
     }
 }
 
+/// Bytes of a keyword other than a storm's own that may begin at a place of its drop
+/// (see `prefilter::Without`): each with its offset from the place, in every byte,
+/// and what a text byte is or-ed with before the compare (0x20 for a letter of a
+/// keyword found in either case).
+#[derive(Debug)]
+pub(crate) struct Other(Vec<(isize, __m256i, __m256i)>);
+
+impl Other {
+    /// `bytes`: each byte's offset, the byte and its fold, in the order compared.
+    pub(crate) fn of(bytes: impl IntoIterator<Item = (isize, u8, u8)>) -> Other {
+        Other(
+            bytes
+                .into_iter()
+                .map(|(at, c, fold)| (at, splat(c), splat(fold)))
+                .collect(),
+        )
+    }
+
+    /// The least and most offsets.
+    pub(crate) fn reach(&self) -> (isize, isize) {
+        (self.0.iter()).fold((0, 0), |(least, most), &(at, ..)| {
+            (least.min(at), most.max(at))
+        })
+    }
+}
+
+/// Of the places in `out` (as [`drops`] set them for the part from `at` of `hay`) where
+/// the storm keyword's own hit is dead and a byte after or before it kept the place
+/// for another keyword, drop those where none of `others` occurs (all its bytes there):
+/// in a storm of `eyJ` and a random byte, one place in three (`eyJ0` may begin
+/// TeamCity's `eyJ0eXAi…`, `.eyJ` close Shopify's `sk.eyJ`), each compared with every
+/// such keyword in turn, had been a third of the time. `reach`: the least and most of
+/// the offsets; a step whose bytes do not all lie in `hay` keeps its places. Returns
+/// how many places were dropped.
+pub(crate) fn others_absent(
+    simd: V3,
+    (others, reach): (&[Other], (isize, isize)),
+    hay: &[u8],
+    at: usize,
+    out: &mut [[u64; 4]],
+) -> usize {
+    simd.vectorize(Absent {
+        simd,
+        others: (others, reach),
+        hay,
+        at,
+        out,
+    })
+}
+
+/// [`others_absent`]'s loop, as the operation `vectorize` compiles (see [`Drops`]).
+struct Absent<'a> {
+    simd: V3,
+    others: (&'a [Other], (isize, isize)),
+    hay: &'a [u8],
+    at: usize,
+    out: &'a mut [[u64; 4]],
+}
+
+impl pulp::NullaryFnOnce for Absent<'_> {
+    type Output = usize;
+
+    #[inline(always)]
+    fn call(self) -> usize {
+        let Absent {
+            simd,
+            others: (others, (least, most)),
+            hay,
+            at,
+            out,
+        } = self;
+        let mut dropped = 0;
+        for (step, w) in out.iter_mut().enumerate() {
+            let [places, drops, exact, dead] = *w;
+            let maybe = places & !drops & exact & dead;
+            let p = (at + step * LANES) as isize;
+            if maybe == 0 || p + least < 0 || p + most + 2 * 32 > hay.len() as isize {
+                continue;
+            }
+            let mut found = 0;
+            for other in others {
+                let mut here = maybe;
+                for &(offset, c, fold) in &other.0 {
+                    here &= eq64(simd, hay, (p + offset) as usize, (c, fold));
+                    if here == 0 {
+                        break;
+                    }
+                }
+                found |= here;
+                if found == maybe {
+                    break;
+                }
+            }
+            let absent = maybe & !found;
+            w[1] |= absent;
+            dropped += absent.count_ones() as usize;
+        }
+        dropped
+    }
+}
+
 /// Set `out` to where `word` (lowercased) occurs at the positions `at..to` of `hay`
 /// in any case, and where it occurs as `written`, 64 a word (bit `i % 64` of word
 /// `i / 64`: position `at + i`), as [`drops`] has them (nothing dropped or dead).
