@@ -10,6 +10,7 @@ use regex_automata::hybrid;
 use regex_automata::nfa::thompson::{self, backtrack};
 use regex_automata::util::{captures::Captures, primitives::StateID, start, syntax};
 use regex_automata::{Anchored, Input, MatchKind};
+use regex_syntax::hir::{Hir, HirKind, Repetition};
 
 use super::literal;
 use super::opening::Prefixes;
@@ -496,6 +497,141 @@ impl Probe {
     }
 }
 
+/// A rule's pattern with its counted repetitions loosened, as a dense DFA: what a
+/// dense block's kill asks before the rule's own DFA reads a hit (see
+/// [`Rule::dies_loosened`]). Each repetition of a range wider than [`LOOSE`] reads on
+/// without a bound (`[A-Za-z0-9_.-]{0,32}` as `[A-Za-z0-9_.-]*`): every match of the
+/// pattern is one of this, so where this dies having matched nothing, the pattern
+/// does too, by then. Without the counts its states are few (`quoted-key-value`'s
+/// 35 KB against 398 KB, `netrc-password`'s 53 KB against 3.1 MB), and a state that
+/// goes back to itself on a class (`[A-Za-z0-9_.-]*`) reads a run of it by table, not
+/// a step a byte.
+#[derive(Debug)]
+struct Loosened {
+    dfa: dense::DFA<Vec<u32>>,
+    start: StateID,
+    /// Per state (by its index), the bytes on which it goes back to itself, where
+    /// there are [`LOOP_MIN`] or more: a run of them is read a table lookup a byte,
+    /// none waiting on the one before (`quoted-key-value`'s `[A-Za-z0-9_.-]*`).
+    loops: Vec<Option<Box<[bool; 256]>>>,
+}
+
+/// The fewest bytes on which a [`Loosened`] state goes back to itself for it to read
+/// runs of them by table.
+const LOOP_MIN: usize = 16;
+
+/// Counted repetitions up to this wide are kept as counted by a [`Loosened`] DFA
+/// (`{0,2}`, `{0,4}`: they cost few states).
+const LOOSE: u32 = 4;
+
+/// The most memory a [`Loosened`] DFA may take; a pattern whose loosened form needs
+/// more (`secret-assignment`'s, 425 KB, short ranges and alternatives) has none.
+const LOOSENED_MAX: usize = 64 << 10;
+
+impl Loosened {
+    /// `None` where no repetition loosens, or the DFA would be over
+    /// [`LOOSENED_MAX`] or a quarter of `full` bytes: the rule's own DFA reads as well.
+    fn new(pattern: &str, full: usize) -> Option<Loosened> {
+        let config = syntax::Config::new().unicode(false).utf8(false);
+        let hir = syntax::parse_with(pattern, &config).ok()?;
+        let loose = loosen(&hir);
+        if loose == hir {
+            return None;
+        }
+        let nfa = thompson::Compiler::new()
+            .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
+            .build_from_hir(&loose)
+            .ok()?;
+        let dfa = dense::Builder::new()
+            .configure(
+                dense::Config::new()
+                    .start_kind(StartKind::Anchored)
+                    .match_kind(MatchKind::LeftmostFirst)
+                    .dfa_size_limit(Some(LOOSENED_MAX))
+                    .determinize_size_limit(Some(4 * LOOSENED_MAX)),
+            )
+            .build_from_nfa(&nfa)
+            .ok()?;
+        if dfa.memory_usage() * 4 > full {
+            return None;
+        }
+        let start = dfa
+            .start_state(&start::Config::new().anchored(Anchored::Yes))
+            .ok()?;
+        // Every state reachable from the start, and the bytes each loops on.
+        let index = |s: StateID| s.as_usize() >> dfa.stride2();
+        let mut loops: Vec<Option<Box<[bool; 256]>>> = Vec::new();
+        let mut seen = vec![false; dfa.memory_usage() / 4 + 1];
+        let mut todo = vec![start];
+        seen[index(start)] = true;
+        while let Some(state) = todo.pop() {
+            let mut table = Box::new([false; 256]);
+            for b in 0..=255u8 {
+                let next = dfa.next_state(state, b);
+                table[usize::from(b)] = next == state;
+                if !seen[index(next)] {
+                    seen[index(next)] = true;
+                    todo.push(next);
+                }
+            }
+            if table.iter().filter(|&&t| t).count() >= LOOP_MIN {
+                if loops.len() <= index(state) {
+                    loops.resize(index(state) + 1, None);
+                }
+                loops[index(state)] = Some(table);
+            }
+        }
+        Some(Loosened { dfa, start, loops })
+    }
+
+    /// Whether the loosened pattern, anchored at `text`'s start, dies within `text`
+    /// having matched nothing.
+    fn dies(&self, text: &[u8]) -> bool {
+        let (dfa, mut state) = (&self.dfa, self.start);
+        let mut i = 0;
+        while i < text.len() {
+            state = dfa.next_state(state, text[i]);
+            i += 1;
+            if dfa.is_special_state(state) {
+                // A match is reported a byte late: one was made before this byte.
+                if dfa.is_match_state(state) {
+                    return false;
+                }
+                if dfa.is_dead_state(state) || dfa.is_quit_state(state) {
+                    return true;
+                }
+            }
+            let index = state.as_usize() >> dfa.stride2();
+            if let Some(Some(table)) = self.loops.get(index) {
+                i += (text[i..].iter())
+                    .position(|&b| !table[usize::from(b)])
+                    .unwrap_or(text.len() - i);
+            }
+        }
+        false
+    }
+}
+
+/// `hir` with every counted repetition wider than [`LOOSE`] left without its most, and
+/// no capture groups.
+fn loosen(hir: &Hir) -> Hir {
+    match hir.kind() {
+        HirKind::Repetition(r) => {
+            let max = r.max.filter(|&max| max - r.min <= LOOSE);
+            Hir::repetition(Repetition {
+                min: r.min,
+                max,
+                greedy: r.greedy,
+                sub: Box::new(loosen(&r.sub)),
+            })
+        }
+        HirKind::Capture(c) => loosen(&c.sub),
+        HirKind::Concat(hs) => Hir::concat(hs.iter().map(loosen).collect()),
+        HirKind::Alternation(hs) => Hir::alternation(hs.iter().map(loosen).collect()),
+        _ => hir.clone(),
+    }
+}
+
 /// The `secret…` groups of a rule's pattern, found in a match already made: the
 /// bounded backtracker run on exactly the match's bytes (the regex crate's `captures`
 /// would first search for the match again with a lazy DFA, and allocate its slots on
@@ -655,6 +791,9 @@ pub(crate) struct Rule {
     probe: OnceLock<Option<Probe>>,
     /// The bytes the probe read (see [`PROBE_BUDGET`]).
     probed: AtomicU64,
+    /// The pattern loosened (see [`Loosened`]), built at the first hit a dense block's
+    /// kill asks of, once the rule is compiled.
+    loosened: OnceLock<Option<Loosened>>,
     pub before: Option<BeforeRun>,
     pub left_guard: Option<ByteClass>,
     pub right_guard: Option<ByteClass>,
@@ -755,6 +894,7 @@ impl RuleSet {
             matcher: Arc::default(),
             probe: OnceLock::new(),
             probed: AtomicU64::new(0),
+            loosened: OnceLock::new(),
             before: None,
             left_guard: None,
             right_guard: None,
@@ -929,6 +1069,19 @@ impl Rule {
         })
     }
 
+    /// Whether the candidate at `text`'s start (the bytes from it a kill may read) dies
+    /// unmatched by the rule's loosened pattern (see [`Loosened`]), so by its own.
+    /// False where it cannot tell (it has none, or `text` ends first). Builds the
+    /// rule's matcher, if not yet built, to weigh the two.
+    pub(crate) fn dies_loosened(&self, text: &[u8]) -> bool {
+        let loosened = self.loosened.get_or_init(|| {
+            let full = self.matcher()?.dfa.memory_usage();
+            Loosened::new(&self.pattern, full)
+        });
+        let text = &text[..self.max_len.saturating_add(2).min(text.len())];
+        loosened.as_ref().is_some_and(|l| l.dies(text))
+    }
+
     /// The rule's matcher, built on first use. Built-in patterns are compiled by a test
     /// (`every_builtin_rule_compiles`), so building one here cannot fail.
     /// `None` for the literal rule, which has no pattern.
@@ -1065,6 +1218,7 @@ fn compile(
         matcher,
         probe: OnceLock::new(),
         probed: AtomicU64::new(0),
+        loosened: OnceLock::new(),
         before,
         left_guard: ByteClass::parse(id, "left_guard", &spec.left_guard)?,
         right_guard: ByteClass::parse(id, "right_guard", &spec.right_guard)?,
@@ -1133,6 +1287,103 @@ mod tests {
             }
         }
         false
+    }
+
+    /// The built-in rules a dense block's kill reads loosened (see [`Loosened`]): their
+    /// index in the built-in set and their keywords. Every built-in rule is compiled.
+    fn loosened_rules() -> &'static [(usize, Vec<Vec<u8>>)] {
+        static RULES: OnceLock<Vec<(usize, Vec<Vec<u8>>)>> = OnceLock::new();
+        RULES.get_or_init(|| {
+            let set = RuleSet::builtin();
+            builtin()
+                .filter_map(|def| {
+                    let i = set.rules.iter().position(|r| r.info.id == def.id)?;
+                    let r = &set.rules[i];
+                    r.matcher()?;
+                    r.dies_loosened(b"");
+                    r.loosened.get()?.as_ref()?;
+                    Some((
+                        i,
+                        def.keywords.iter().map(|k| k.as_bytes().to_vec()).collect(),
+                    ))
+                })
+                .collect()
+        })
+    }
+
+    /// The rules that read loosened are those whose counts cost their DFA most, and
+    /// not the one whose loosened form is as large as its own.
+    #[test]
+    fn rules_with_wide_counts_are_read_loosened() {
+        let set = RuleSet::builtin();
+        let ids: Vec<&str> = (loosened_rules().iter())
+            .map(|(i, _)| set.rules[*i].info.id.as_str())
+            .collect();
+        for id in [
+            "quoted-key-value",
+            "netrc-password",
+            "cli-password-flag",
+            "url-userinfo",
+        ] {
+            assert!(ids.contains(&id), "{id} has no loosened DFA: {ids:?}");
+        }
+        assert!(!ids.contains(&"secret-assignment"));
+    }
+
+    /// In a storm of `token` and a random byte, the loosened `quoted-key-value` kills
+    /// nearly every hit its own DFA kills within the bytes a kill reads (each reads a
+    /// run of `[A-Za-z0-9_.-]` to a byte that is no quote; a run over 32 bytes is
+    /// killed by the count alone), and no other.
+    #[test]
+    fn a_token_storm_dies_by_the_loosened_pattern() {
+        let set = RuleSet::builtin();
+        let r = (set.rules.iter())
+            .find(|r| r.info.id == "quoted-key-value")
+            .expect("the rule");
+        let m = r.matcher().expect("a pattern");
+        let text = crate::scrub::prefilter::varied_storm(b"token", 1 << 16);
+        let (mut dead, mut loosened) = (0, 0);
+        for at in (0..text.len()).filter(|&i| text[i..].starts_with(b"token")) {
+            let hit = &text[at..(at + KILL_READS).min(text.len())];
+            let dies = dies_unmatched(m, hit);
+            dead += usize::from(dies);
+            if r.dies_loosened(hit) {
+                assert!(dies, "{:?}", String::from_utf8_lossy(hit));
+                loosened += 1;
+            }
+        }
+        assert!(dead > 9_000, "{dead} hits die");
+        assert!(loosened * 100 >= dead * 99, "{loosened} of {dead}");
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// A hit a rule's loosened pattern kills, its own DFA kills too, matching
+        /// nothing: a keyword of the rule in either case after any run of its
+        /// `before` class, then bytes of the patterns' classes and the bytes that end
+        /// their runs.
+        #[test]
+        fn loosened_patterns_kill_only_what_their_rules_kill(
+            which in any::<prop::sample::Index>(),
+            keyword in any::<prop::sample::Index>(),
+            upper in any::<bool>(),
+            run in "[A-Za-z0-9+/=_-]{0,80}",
+            tail in "[a-zA-Z0-9_.:=\"'` \t\n,;<>/{}()\\[\\]@#$%+!~-]{0,100}",
+        ) {
+            let set = RuleSet::builtin();
+            let (i, keywords) = which.get(loosened_rules());
+            let r = &set.rules[*i];
+            let k = keyword.get(keywords);
+            let k = if upper { k.to_ascii_uppercase() } else { k.clone() };
+            let run = if r.before.is_some() { run.as_bytes() } else { &[][..] };
+            let text = [run, &k[..], tail.as_bytes()].concat();
+            if r.dies_loosened(&text) {
+                let m = r.matcher().expect("a pattern");
+                let text = &text[..(r.max_len + 2).min(text.len())];
+                prop_assert!(dies_unmatched(m, text), "{}: {:?}", r.info.id, String::from_utf8_lossy(text));
+            }
+        }
     }
 
     /// A built-in keyword found as written matches no other spelling: with any of its
