@@ -432,6 +432,9 @@ pub(crate) struct Matcher {
     pub dfa: dense::DFA<Vec<u32>>,
     pub start: StateID,
     pub captures: Option<Secret>,
+    /// The pattern loosened (see [`Loosened`]), built at the first hit a dense block's
+    /// kill asks of: like the matcher, one per process for a built-in rule.
+    loosened: OnceLock<Option<Loosened>>,
 }
 
 /// A rule's pattern as a lazy DFA: states built as bytes are read (the dense DFA
@@ -498,7 +501,7 @@ impl Probe {
 }
 
 /// A rule's pattern with its counted repetitions loosened, as a dense DFA: what a
-/// dense block's kill asks before the rule's own DFA reads a hit (see
+/// dense block's kill asks before the memo and the rule's own DFA (see
 /// [`Rule::dies_loosened`]). Each repetition of a range wider than [`LOOSE`] reads on
 /// without a bound (`[A-Za-z0-9_.-]{0,32}` as `[A-Za-z0-9_.-]*`): every match of the
 /// pattern is one of this, so where this dies having matched nothing, the pattern
@@ -791,9 +794,6 @@ pub(crate) struct Rule {
     probe: OnceLock<Option<Probe>>,
     /// The bytes the probe read (see [`PROBE_BUDGET`]).
     probed: AtomicU64,
-    /// The pattern loosened (see [`Loosened`]), built at the first hit a dense block's
-    /// kill asks of, once the rule is compiled.
-    loosened: OnceLock<Option<Loosened>>,
     pub before: Option<BeforeRun>,
     pub left_guard: Option<ByteClass>,
     pub right_guard: Option<ByteClass>,
@@ -894,7 +894,6 @@ impl RuleSet {
             matcher: Arc::default(),
             probe: OnceLock::new(),
             probed: AtomicU64::new(0),
-            loosened: OnceLock::new(),
             before: None,
             left_guard: None,
             right_guard: None,
@@ -1074,10 +1073,11 @@ impl Rule {
     /// False where it cannot tell (it has none, or `text` ends first). Builds the
     /// rule's matcher, if not yet built, to weigh the two.
     pub(crate) fn dies_loosened(&self, text: &[u8]) -> bool {
-        let loosened = self.loosened.get_or_init(|| {
-            let full = self.matcher()?.dfa.memory_usage();
-            Loosened::new(&self.pattern, full)
-        });
+        let Some(m) = self.matcher() else {
+            return false;
+        };
+        let loosened =
+            (m.loosened).get_or_init(|| Loosened::new(&self.pattern, m.dfa.memory_usage()));
         let text = &text[..self.max_len.saturating_add(2).min(text.len())];
         loosened.as_ref().is_some_and(|l| l.dies(text))
     }
@@ -1146,6 +1146,7 @@ pub(crate) fn build_matcher(id: &str, pattern: &str) -> Result<Matcher, Error> {
         dfa,
         start,
         captures,
+        loosened: OnceLock::new(),
     })
 }
 
@@ -1218,7 +1219,6 @@ fn compile(
         matcher,
         probe: OnceLock::new(),
         probed: AtomicU64::new(0),
-        loosened: OnceLock::new(),
         before,
         left_guard: ByteClass::parse(id, "left_guard", &spec.left_guard)?,
         right_guard: ByteClass::parse(id, "right_guard", &spec.right_guard)?,
@@ -1299,9 +1299,8 @@ mod tests {
                 .filter_map(|def| {
                     let i = set.rules.iter().position(|r| r.info.id == def.id)?;
                     let r = &set.rules[i];
-                    r.matcher()?;
                     r.dies_loosened(b"");
-                    r.loosened.get()?.as_ref()?;
+                    r.matcher()?.loosened.get()?.as_ref()?;
                     Some((
                         i,
                         def.keywords.iter().map(|k| k.as_bytes().to_vec()).collect(),

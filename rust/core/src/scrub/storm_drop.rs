@@ -370,7 +370,7 @@ impl Other {
 /// the storm keyword's own hit is dead and a byte after or before it kept the place
 /// for another keyword, drop those where none of `others` occurs (all its bytes there):
 /// in a storm of `eyJ` and a random byte, one place in three (`eyJ0` may begin
-/// TeamCity's `eyJ0eXAi…`, `.eyJ` close Shopify's `sk.eyJ`), each compared with every
+/// TeamCity's `eyJ0eXAi…`, `.eyJ` may end Shopify's `sk.eyJ`), each compared with every
 /// such keyword in turn, had been a third of the time. `reach`: the least and most of
 /// the offsets; a step whose bytes do not all lie in `hay` keeps its places. Returns
 /// how many places were dropped.
