@@ -3234,18 +3234,15 @@ impl Prefilter {
                 // Its bytes past the storm keyword first, then those before it, nearest
                 // first, then those over it (which a storm's places mostly have): a
                 // storm's places differ from another keyword soonest there.
-                let mut order: Vec<isize> = (0..bytes.len())
-                    .map(|j| j as isize - off as isize)
+                let mut order: Vec<(isize, u8, u8)> = (bytes.iter().enumerate())
+                    .map(|(j, &c)| (j as isize - off as isize, c, fold(c)))
                     .collect();
-                order.sort_by_key(|&at| match at {
+                order.sort_by_key(|&(at, ..)| match at {
                     at if at >= own => (0, at),
                     at if at < 0 => (1, -at),
                     at => (2, at),
                 });
-                let other = storm_drop::Other::of(order.into_iter().map(|at| {
-                    let c = bytes[(at + off as isize) as usize];
-                    (at, c, fold(c))
-                }));
+                let other = storm_drop::Other::of(order);
                 let (least, most) = other.reach();
                 reach = (reach.0.min(least), reach.1.max(most));
                 other
