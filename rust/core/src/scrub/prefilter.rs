@@ -180,6 +180,11 @@ struct Without {
     /// and the least and most offset.
     #[cfg(target_arch = "x86_64")]
     others: (Vec<storm_drop::Other>, (isize, isize)),
+    /// Per pass, its signatures as it reads them, and whether it reads the text
+    /// lowercased: what a stretch of the storm's copies is checked against (see
+    /// [`storm_drop::Copies`]).
+    #[cfg(target_arch = "x86_64")]
+    sigs: Vec<(Vec<Vec<u8>>, bool)>,
 }
 
 /// What [`Dense::storm_places`] marks of a storm: its drop's places, drops and
@@ -1797,10 +1802,82 @@ pub(crate) struct StormState {
     /// keyword's deaths in a dense part where there is no sieve (see
     /// [`super::storm_drop::drops`] and [`Prefilter::storm_teddy`]).
     drops: Vec<[u64; 4]>,
+    /// Without the sieve: the stretches of the storm's copies its passes skip.
+    copying: Copying,
     /// Tests only: the hits dropped in bulk, and without the sieve the places of a
     /// storm keyword found as written that were spelled otherwise.
     #[cfg(test)]
     pub(crate) dropped: usize,
+}
+
+/// A storm's units as written whose stretches of copies its Teddy passes skip (see
+/// [`storm_drop::Copies`]), and space for them.
+#[derive(Clone, Debug, Default)]
+struct Copying {
+    /// Each unit seen (at most [`UNITS`]): its keyword, its bytes and its copies,
+    /// `None` where it has none.
+    #[cfg(target_arch = "x86_64")]
+    units: Vec<(u32, Vec<u8>, Option<storm_drop::Copies>)>,
+    /// Where a part's windows lie in copies (see [`storm_drop::copies`]).
+    space: Vec<u64>,
+    /// The window starts the passes read.
+    reads: Vec<(usize, usize)>,
+    /// Tests only: whether the passes read every part whole, and how many window
+    /// starts they skipped.
+    #[cfg(test)]
+    whole: bool,
+    #[cfg(test)]
+    skipped: usize,
+}
+
+/// Units a stream works out copies for, at most: a storm whose parts each begin in
+/// another spelling of its keyword (`ghp_`, `gHp_`, …) costs a few microseconds a
+/// part no more than this many times.
+#[cfg(target_arch = "x86_64")]
+const UNITS: usize = 4;
+
+/// A storm part of this many bytes or more looks for stretches of its copies.
+#[cfg(target_arch = "x86_64")]
+const COPIES_FROM: usize = 1024;
+
+/// Window starts in copies, at least, that the passes skip (each skip is one more
+/// call of each pass).
+#[cfg(target_arch = "x86_64")]
+const SKIP_RUN: usize = 256;
+
+/// The window starts of `at..to` that a storm's passes read: all but runs of at least
+/// [`SKIP_RUN`] that `fine` (as [`storm_drop::copies`] sets it) marks; appended to
+/// `reads` in order.
+#[cfg(target_arch = "x86_64")]
+fn unskipped(fine: &[u64], (at, to): (usize, usize), reads: &mut Vec<(usize, usize)>) {
+    let n = to - at;
+    // The first position from `i` on whose mark is `want`, or `n`.
+    let next = |mut i: usize, want: bool| {
+        while i < n {
+            let word = fine[i / 64];
+            let rest = if want { word } else { !word } >> (i % 64);
+            if rest != 0 {
+                return (i + rest.trailing_zeros() as usize).min(n);
+            }
+            i = (i / 64 + 1) * 64;
+        }
+        n
+    };
+    let (mut from, mut i) = (0, 0);
+    while i < n {
+        let start = next(i, true);
+        let end = next(start, false);
+        if end - start >= SKIP_RUN {
+            if start > from {
+                reads.push((at + from, at + start));
+            }
+            from = end;
+        }
+        i = end;
+    }
+    if from < n {
+        reads.push((at + from, to));
+    }
 }
 
 /// Below this many bytes, one automaton pass beats the setup of several SIMD searches
@@ -2818,6 +2895,7 @@ impl Prefilter {
             other_case,
             period: storm_period,
             drops: storm_drops,
+            copying,
             #[cfg(test)]
                 dropped: storm_dropped,
         } = storm;
@@ -2852,7 +2930,7 @@ impl Prefilter {
                 // Without the sieve, Teddy's passes read the storm, its keyword's
                 // signature compared apart (see `storm_teddy`).
                 (Some(k), None, Some(gating)) if b - a >= STORM_PART => {
-                    let space = (&mut *hits, first, &mut *storm_drops);
+                    let space = (&mut *hits, first, &mut *storm_drops, &mut *copying);
                     if let Some((n, dropped, stray)) =
                         self.storm_teddy((k, other_case.get()), (hay, lower), gating, (a, b), space)
                     {
@@ -3035,7 +3113,7 @@ impl Prefilter {
         (hay, lower): (&[u8], &[u8]),
         gating: Gating<'_>,
         (at, to): (usize, usize),
-        (hits, first, space): (&mut Vec<Hit>, usize, &mut Vec<[u64; 4]>),
+        (hits, first, space, copying): (&mut Vec<Hit>, usize, &mut Vec<[u64; 4]>, &mut Copying),
     ) -> Option<(usize, usize, usize)> {
         let keywords = self.keywords.as_ref()?;
         let dense = &keywords.dense;
@@ -3062,6 +3140,27 @@ impl Prefilter {
             let (others, reach) = &without.others;
             found += storm_drop::others_absent(simd, (others, *reach), hay, at, space);
         }
+        // The passes read the part but for long stretches of the storm's copies.
+        copying.reads.clear();
+        #[cfg(test)]
+        let whole = copying.whole;
+        #[cfg(not(test))]
+        let whole = false;
+        #[cfg(target_arch = "x86_64")]
+        let skips = match dense.avx2 {
+            Some(simd) if to - at >= COPIES_FROM && !whole => {
+                self.copies(simd, (k, without), (hay, space), (at, to), copying)
+            }
+            _ => false,
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let skips = {
+            let _ = whole;
+            false
+        };
+        if !skips {
+            copying.reads.push((at, to));
+        }
         for i in 0..without.passes.len() {
             let Some((searcher, by_sig)) = &without.passes[i] else {
                 continue;
@@ -3072,8 +3171,10 @@ impl Prefilter {
             } else {
                 (SIG, lower)
             };
-            let end = (to + sig - 1).min(hay.len());
-            found += self.teddy(searcher, by_sig, (hay, lower, read), at, end, hits);
+            for &(a, b) in &copying.reads {
+                let end = (b + sig - 1).min(hay.len());
+                found += self.teddy(searcher, by_sig, (hay, lower, read), a, end, hits);
+            }
         }
         found += self.short_hits(hay, (at, to), hits);
         // Their hits pass their gates too: in a storm of `AZDO` and a random byte,
@@ -3137,6 +3238,60 @@ impl Prefilter {
         Some((found, dropped, misspelled))
     }
 
+    /// Set `copying.reads` to the window starts of the storm part `at..to` of `hay`
+    /// that the passes of storm keyword `k` (`without`) read: all but long stretches
+    /// of copies of its unit (see [`storm_drop::Copies`]), the keyword as written at
+    /// its first place in `space` (as [`Dense::storm_places`] marks them). Returns
+    /// whether it did: not where the unit has no copies to skip (then it is empty).
+    #[cfg(target_arch = "x86_64")]
+    fn copies(
+        &self,
+        simd: pulp::x86::V3,
+        (k, without): (u32, &Without),
+        (hay, space): (&[u8], &[[u64; 4]]),
+        (at, to): (usize, usize),
+        copying: &mut Copying,
+    ) -> bool {
+        let keyword = &self.patterns[k as usize];
+        // Its first place that is the whole keyword, among the first few.
+        let places = (space.iter().enumerate()).flat_map(|(step, &[places, ..])| {
+            (0..64)
+                .filter(move |i| places >> i & 1 == 1)
+                .map(move |i| at + step * 64 + i)
+        });
+        let unit = places
+            .take(8)
+            .filter_map(|p| hay.get(p..p + keyword.len()))
+            .find(|unit| unit.eq_ignore_ascii_case(keyword));
+        let Some(unit) = unit else {
+            return false;
+        };
+        let known = (copying.units.iter()).position(|(o, u, _)| *o == k && u[..] == *unit);
+        let known = match known {
+            Some(i) => i,
+            None if copying.units.len() < UNITS => {
+                let sigs: Vec<_> = (without.sigs.iter())
+                    .map(|(sigs, lowered)| (&sigs[..], *lowered))
+                    .collect();
+                let copies = storm_drop::Copies::of(unit, &sigs);
+                copying.units.push((k, unit.to_vec(), copies));
+                copying.units.len() - 1
+            }
+            None => return false,
+        };
+        let Some(copies) = &copying.units[known].2 else {
+            return false;
+        };
+        storm_drop::copies(simd, copies, hay, (at, to), &mut copying.space);
+        unskipped(&copying.space, (at, to), &mut copying.reads);
+        #[cfg(test)]
+        {
+            copying.skipped +=
+                (to - at) - (copying.reads.iter()).map(|(a, b)| b - a).sum::<usize>();
+        }
+        true
+    }
+
     /// The spellings of keyword `k` a storm of it is laid out for where a pass reads
     /// the text as written (see [`storm_sample`]): in either case, and as the keyword
     /// is written where it is found so (`akia` and `AKIA` for `AKIA`).
@@ -3163,6 +3318,8 @@ impl Prefilter {
         let sample_written = storm_sample(&self.storm_forms(k), false);
         let mut left = vec![own.clone()];
         let mut passes = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        let mut pass_sigs = Vec::new();
         for (i, (sigs, owners)) in keywords.passes.iter().enumerate() {
             let (mut rest, mut rest_owners) = (Vec::new(), Vec::new());
             for (sig, o) in sigs.iter().zip(owners) {
@@ -3173,15 +3330,24 @@ impl Prefilter {
                     left.push((sig.clone(), o.clone()));
                 }
             }
-            let pass = if rest.is_empty() {
-                None
-            } else if i == keywords.searchers.len() {
-                let (rest, rest_owners) = spellings(&rest, &rest_owners, &self.walk.written);
-                Some(teddy_pass(&rest, &rest_owners, Text::Written(Some(&sample_written)))?.0)
+            let written = i == keywords.searchers.len();
+            let (rest, rest_owners) = if written {
+                spellings(&rest, &rest_owners, &self.walk.written)
             } else {
-                Some(teddy_pass(&rest, &rest_owners, Text::Lowered(Some(&sample)))?.0)
+                (rest, rest_owners)
+            };
+            let pass = match (rest.is_empty(), written) {
+                (true, _) => None,
+                (false, true) => {
+                    Some(teddy_pass(&rest, &rest_owners, Text::Written(Some(&sample_written)))?.0)
+                }
+                (false, false) => {
+                    Some(teddy_pass(&rest, &rest_owners, Text::Lowered(Some(&sample)))?.0)
+                }
             };
             passes.push(pass);
+            #[cfg(target_arch = "x86_64")]
+            pass_sigs.push((rest, !written));
         }
         let words = (left.iter())
             .map(|(sig, _)| {
@@ -3210,6 +3376,8 @@ impl Prefilter {
             exact,
             #[cfg(target_arch = "x86_64")]
             others,
+            #[cfg(target_arch = "x86_64")]
+            sigs: pass_sigs,
         })
     }
 
@@ -3966,14 +4134,28 @@ fn frequency(b: u8) -> f64 {
 /// tests make them (tests).
 #[cfg(test)]
 pub(crate) fn varied_storm(unit: &[u8], size: usize) -> Vec<u8> {
+    storm_between(unit, size, b"aZ09_-.:= ", false)
+}
+
+/// [`varied_storm`] with the bytes between copies picked from `between`, and where
+/// `some`, none, one or two of them between two copies (tests).
+#[cfg(test)]
+pub(crate) fn storm_between(unit: &[u8], size: usize, between: &[u8], some: bool) -> Vec<u8> {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut text = Vec::with_capacity(size + unit.len() + 1);
+    let mut text = Vec::with_capacity(size + unit.len() + 2);
     while text.len() < size {
         text.extend_from_slice(unit);
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        text.push(b"aZ09_-.:= "[(x % 10) as usize]);
+        let n = if some {
+            [1, 1, 1, 1, 0, 2][(x >> 32) as usize % 6]
+        } else {
+            1
+        };
+        for j in 0..n {
+            text.push(between[(x >> (8 * j)) as usize % between.len()]);
+        }
     }
     text
 }
@@ -4639,7 +4821,9 @@ mod tests {
         /// only hits of the signature's keywords at places the storm's drop names,
         /// and the storm keyword's where its own hit dies, and it adds only hits
         /// their gates drop. Storms of a keyword (as its rule spells it, or in the
-        /// other case) and a random byte, other keywords and their fragments among
+        /// other case) and a random byte (of `aZ09_-.:= `, or of a few printable
+        /// bytes, then also none or two between some copies: the passes skip long
+        /// stretches of copies, see `storm_drop::Copies`), other keywords and their fragments among
         /// them (lowercased, upper-cased or as their rules spell them; half of them
         /// whole keywords that the storm keyword's signature, or one alike, starts:
         /// `sk.eyJ`, `eyJ0eXAi…` in a storm of `eyJ`), any part of them, read as
@@ -4652,6 +4836,7 @@ mod tests {
             others in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..12, 0usize..4000, 0usize..3, any::<bool>()), 0..16),
             size in 300usize..5000,
             cut in (0.0f64..1.0, 0.0f64..1.0),
+            between in proptest::option::of(("[ -~]{1,12}", any::<bool>())),
         ) {
             static BUILT: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
             let pre = BUILT.get_or_init(|| crate::scrub::RuleSet::builtin().prefilter_without_sieve());
@@ -4666,7 +4851,10 @@ mod tests {
             };
             let flip = |c: &u8| if c.is_ascii_alphabetic() { c ^ 0x20 } else { *c };
             let word: Vec<u8> = if flipped { word.iter().map(flip).collect() } else { word.to_vec() };
-            let mut text = varied_storm(&word, size);
+            let mut text = match &between {
+                None => varied_storm(&word, size),
+                Some((bytes, some)) => storm_between(&word, size, bytes.as_bytes(), *some),
+            };
             let long: Vec<usize> = (0..pre.patterns.len()).filter(|&i| pre.patterns[i].len() >= 3).collect();
             let Some(near) = keywords.without[k as usize].get_or_init(|| pre.without(keywords, k)) else {
                 return Ok(());
@@ -4689,7 +4877,7 @@ mod tests {
             let to = at + (cut.1 * (text.len() - at) as f64) as usize;
             let gating = Gating { gates, kill: None };
             let (mut hits, mut space) = (Vec::new(), Default::default());
-            let Some(_) = pre.storm_teddy((k, other_case), (&text, &lower), gating, (at, to), (&mut hits, 0, &mut space)) else {
+            let Some(_) = pre.storm_teddy((k, other_case), (&text, &lower), gating, (at, to), (&mut hits, 0, &mut space, &mut Default::default())) else {
                 return Ok(());
             };
             prop_assert!(hits.is_sorted_by_key(|&(k, h)| (h, k)));
@@ -4969,6 +5157,64 @@ mod tests {
             plain.sort_unstable();
             prop_assert_eq!(chained, plain);
             }
+        }
+    }
+
+    proptest! {
+        // A quarter of the cases skip some of their part: the rest have no stretch
+        // of copies long enough, or no part long enough, to skip.
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// A storm part's passes that skip stretches of the storm's copies (see
+        /// `storm_drop::Copies`) find what they find reading it whole: the same
+        /// hits, counts and drops. Storms of keywords as written and in other
+        /// spellings, with none, one or two of a few printable bytes between copies,
+        /// and other keywords' fragments among them; any part of them.
+        #[test]
+        fn skipped_copies_hold_nothing_the_passes_find(
+            storm in 0usize..7,
+            case in any::<u8>(),
+            between in "[ -~]{1,12}",
+            some in any::<bool>(),
+            others in proptest::collection::vec((any::<prop::sample::Index>(), 1usize..12, 0usize..8000, any::<bool>()), 0..6),
+            size in 1024usize..8000,
+            cut in (0.0f64..0.5, 0.5f64..1.0),
+        ) {
+            static BUILT: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
+            let pre = BUILT.get_or_init(|| crate::scrub::RuleSet::builtin().prefilter_without_sieve());
+            let Some(keywords) = &pre.keywords else { return Ok(()) };
+            let (dense, gates) = (&keywords.dense, keywords.dense.gates.as_ref().unwrap());
+            let word = [&b"ghp_"[..], b"sk-", b"eyJ", b"AZDO", b"xoxb-", b"glpat-", b"AKIA"][storm];
+            let lowered = word.to_ascii_lowercase();
+            let Some(k) = (0..pre.patterns.len() as u32)
+                .find(|&k| pre.patterns[k as usize] == lowered && dense.storm(k, &pre.patterns).is_some())
+            else {
+                return Ok(());
+            };
+            // As its rule spells it mostly, else in a spelling of its own.
+            let word: Vec<u8> = (word.iter().enumerate())
+                .map(|(i, &c)| if case & 1 == 1 && case >> (i + 1) & 1 == 1 && c.is_ascii_alphabetic() { c ^ 0x20 } else { c })
+                .collect();
+            let mut text = storm_between(&word, size, between.as_bytes(), some);
+            for (which, n, at, upper) in &others {
+                let i = which.index(pre.patterns.len());
+                let kw = if *upper { pre.patterns[i].to_ascii_uppercase() } else { pre.patterns[i].clone() };
+                let at = (*at).min(text.len());
+                text.splice(at..at, kw[..(*n).min(kw.len())].iter().copied());
+            }
+            let lower = text.to_ascii_lowercase();
+            let at = (cut.0 * text.len() as f64) as usize;
+            let to = (cut.1 * text.len() as f64) as usize;
+            let gating = Gating { gates, kill: None };
+            let read = |whole: bool| {
+                let mut copying = Copying { whole, ..Copying::default() };
+                let (mut hits, mut space) = (Vec::new(), Default::default());
+                let got = pre.storm_teddy((k, case & 1 == 1), (&text, &lower), gating, (at, to), (&mut hits, 0, &mut space, &mut copying));
+                (got, hits, copying.skipped)
+            };
+            let (skipping, whole) = (read(false), read(true));
+            prop_assert_eq!(whole.2, 0);
+            prop_assert_eq!((skipping.0, &skipping.1), (whole.0, &whole.1));
         }
     }
 }

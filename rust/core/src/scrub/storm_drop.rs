@@ -28,7 +28,7 @@ const LANES: usize = 64;
 
 /// A 256-bit set of bytes as two shuffle tables (the bitmap's bytes 0-15 and 16-31,
 /// in both 128-bit lanes).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 struct Set {
     lo: __m256i,
     hi: __m256i,
@@ -493,6 +493,146 @@ pub(crate) fn places(
     );
 }
 
+/// The signatures of a Teddy pass, and whether it reads the text lowercased (else as
+/// written).
+pub(crate) type Sigs<'a> = (&'a [Vec<u8>], bool);
+
+/// A storm's unit as written (its keyword, `ghp_` or `GHP_`), where a stretch of
+/// copies of it, each followed by at most one byte, is read by no Teddy pass (see
+/// [`copies`]): every window of four bytes or fewer in such a stretch lies in one
+/// copy, in two copies that meet, or in a copy, a byte between and the next copy
+/// (`u r u`); so where none of those holds a signature of the passes, none of the
+/// stretch's windows does. Which do is worked out once for the unit: the bytes
+/// `between` that may stand between two copies, and whether two may meet.
+#[derive(Clone, Debug)]
+pub(crate) struct Copies {
+    unit: [(__m256i, __m256i); 8],
+    len: usize,
+    between: Set,
+    joined: bool,
+    /// `between` byte by byte (tests).
+    #[cfg(test)]
+    may: [bool; 256],
+}
+
+impl Copies {
+    /// The unit's copies as `passes` read them; `None` where it is shorter than three
+    /// bytes or longer than eight, where two copies can overlap (a unit that ends as
+    /// it begins: its copies would not be one after the other), where one copy holds
+    /// a signature, or where a pass has one longer than four bytes (the argument above
+    /// holds for windows of up to four).
+    pub(crate) fn of(unit: &[u8], passes: &[Sigs<'_>]) -> Option<Copies> {
+        let len = unit.len();
+        if !(3..=8).contains(&len) || (1..len).any(|n| unit[..n] == unit[len - n..]) {
+            return None;
+        }
+        let mut between = [true; 256];
+        let mut joined = true;
+        for &(sigs, lowered) in passes {
+            let read = |b: u8| if lowered { b.to_ascii_lowercase() } else { b };
+            let u: Vec<u8> = unit.iter().map(|&b| read(b)).collect();
+            let two = [&u[..], &u[..]].concat();
+            for sig in sigs {
+                let n = sig.len();
+                if n == 0 || n > 4 || u.windows(n).any(|w| w == sig) {
+                    return None;
+                }
+                joined &= !two.windows(n).any(|w| w == sig);
+                // The windows of `u r u` that hold `r`, at their place `j`.
+                for j in 0..n {
+                    if sig[..j] == u[len - j..] && sig[j + 1..] == u[..n - 1 - j] {
+                        for r in 0..=255u8 {
+                            between[usize::from(r)] &= read(r) != sig[j];
+                        }
+                    }
+                }
+            }
+        }
+        let mut bits = [0u8; 32];
+        for (r, _) in between.iter().enumerate().filter(|(_, &b)| b) {
+            bits[r / 8] |= 1 << (r % 8);
+        }
+        Some(Copies {
+            unit: as_written(unit),
+            len,
+            between: Set::of(&bits),
+            joined,
+            #[cfg(test)]
+            may: between,
+        })
+    }
+}
+
+/// Set `out` to where the windows of a storm (`at..to` of `hay`) lie in stretches of
+/// `copies` (see [`Copies`]), 64 a word as [`drops`] has them: bit `i` of word `s`,
+/// the window of four bytes at `at + 64 s + i` lies in copies of the unit and bytes
+/// between them that form no signature with them. A position whose copy began before
+/// `at`, or whose step's bytes do not all lie in `hay`, is in none (its windows are
+/// read). One pass: a step's words are final two steps on.
+pub(crate) fn copies(
+    simd: V3,
+    copies: &Copies,
+    hay: &[u8],
+    (at, to): (usize, usize),
+    out: &mut Vec<u64>,
+) {
+    out.clear();
+    let steps = (to - at).div_ceil(LANES);
+    let Copies {
+        unit,
+        len,
+        between,
+        joined,
+        ..
+    } = copies;
+    // A copy's bytes from its start: copies do not overlap, so the product of the
+    // starts and this adds no carries.
+    let spread = (1u128 << len) - 1;
+    simd.vectorize(
+        #[inline(always)]
+        || {
+            // Per step (this one, the one before, the one before that): where copies
+            // start, where bytes between may stand, where copies hold the position;
+            // and (the step before, the one before that) where the position is fine.
+            let (mut starts, mut may, mut held) = ([0u64; 3], [0u64; 3], [0u64; 3]);
+            let mut fine = [0u64; 2];
+            let mut spilled = 0u64;
+            for s in 0..steps + 2 {
+                let p = at + s * LANES;
+                let (e, m) = if s <= steps && p + LANES + 8 <= hay.len() {
+                    let mut e = u64::MAX;
+                    for (j, &word) in unit[..*len].iter().enumerate() {
+                        e &= eq64(simd, hay, p + j, word);
+                    }
+                    (e, of64(simd, hay, p, *between))
+                } else {
+                    (0, 0)
+                };
+                starts = [e, starts[0], starts[1]];
+                may = [m, may[0], may[1]];
+                let product = u128::from(e) * spread;
+                held = [product as u64 | spilled, held[0], held[1]];
+                spilled = (product >> 64) as u64;
+                // The step before: a copy, or a byte between two that may stand
+                // there; where two copies may not meet, the first byte of one that
+                // meets the one before is neither.
+                let left = held[1] << 1 | held[2] >> 63;
+                let right = held[1] >> 1 | held[0] << 63;
+                let mut f = held[1] | (!held[1] & may[1] & left & right);
+                if !joined {
+                    f &= !(starts[1] & left);
+                }
+                fine = [f, fine[0]];
+                // The step before that: four fine bytes from the position.
+                if s >= 2 {
+                    let x = u128::from(fine[0]) << 64 | u128::from(fine[1]);
+                    out.push(fine[1] & (x >> 1) as u64 & (x >> 2) as u64 & (x >> 3) as u64);
+                }
+            }
+        },
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -588,6 +728,111 @@ mod tests {
                 prop_assert_eq!(any, bits(&|w| w.eq_ignore_ascii_case(word)), "step at {}", p);
                 prop_assert_eq!(exact, bits(&|w| w == written), "step at {}", p);
                 prop_assert_eq!((dropped, dead), (0, 0));
+            }
+        }
+    }
+
+    proptest! {
+        // Most cases cut a signature from the unit itself, or give it a border, and
+        // have no copies: a thousand leave a few hundred that do.
+        #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// The windows [`copies`] marks are exactly those whose four bytes each lie
+        /// in a copy of the unit (as written, from `at` on) or are one byte between
+        /// two that [`Copies::of`] lets stand there (and no copy meets the one before
+        /// where two may not meet), in a step whose bytes all lie in the text; and no
+        /// signature of a pass (as it reads the text: lowercased or as written)
+        /// begins at one. Texts of copies and zero to two bytes between (from a few
+        /// bytes the signatures hold); signatures cut from `u r u`, `u u` and the
+        /// unit in a random case, and random ones.
+        #[test]
+        fn copies_mark_the_windows_no_signature_begins_at(
+            unit in "[a-zA-Z_-]{3,6}",
+            cut in proptest::collection::vec((0usize..14, 3usize..=4, any::<u8>(), any::<u32>(), 0usize..20), 0..8),
+            random in proptest::collection::vec("[a-zA-Z0-9 _-]{3,4}", 0..8),
+            lowered in proptest::collection::vec(any::<bool>(), 2),
+            gaps in proptest::collection::vec((0usize..3, any::<u32>()), 0..300),
+            bytes in "[a-zA-Z0-9 _.:=-]{1,8}",
+            at in 0usize..100,
+            len in 0usize..2000,
+        ) {
+            let Some(simd) = V3::try_new() else {
+                return Ok(());
+            };
+            let u = unit.as_bytes();
+            let bytes = bytes.as_bytes();
+            // The signatures of two passes, one each way of reading.
+            let mut sigs: [Vec<Vec<u8>>; 2] = [Vec::new(), Vec::new()];
+            for &(from, n, r, case, pass) in &cut {
+                let r = bytes[usize::from(r) % bytes.len()];
+                let text = match pass {
+                    0..12 => [u, &[r], u].concat(),
+                    12..19 => [u, u].concat(),
+                    _ => u.to_vec(),
+                };
+                let from = from % text.len().saturating_sub(n - 1).max(1);
+                let Some(w) = text.get(from..from + n) else { continue };
+                let pass = pass % 2;
+                let mut sig: Vec<u8> = (w.iter().enumerate())
+                    .map(|(i, &c)| if case >> i & 1 == 1 { c.to_ascii_uppercase() } else { c })
+                    .collect();
+                if lowered[pass] {
+                    sig.make_ascii_lowercase();
+                }
+                sigs[pass].push(sig);
+            }
+            for (i, sig) in random.iter().enumerate() {
+                sigs[i % 2].push(sig.as_bytes().to_vec());
+            }
+            let passes = [(&sigs[0][..], lowered[0]), (&sigs[1][..], lowered[1])];
+            let Some(copies) = Copies::of(u, &passes) else {
+                return Ok(());
+            };
+            let mut hay = Vec::new();
+            for &(n, pick) in &gaps {
+                hay.extend_from_slice(u);
+                for j in 0..n {
+                    hay.push(bytes[(pick as usize >> (8 * j)) % bytes.len()]);
+                }
+            }
+            let (at, to) = (at.min(hay.len()), (at + len).min(hay.len()));
+            let mut out = Vec::new();
+            super::copies(simd, &copies, &hay, (at, to), &mut out);
+            let steps = (to - at).div_ceil(LANES);
+            prop_assert_eq!(out.len(), steps);
+            // Byte by byte: a step's bytes are read where they all lie in the text.
+            let read = |p: usize| {
+                let s = (p - at) / LANES;
+                s <= steps && at + s * LANES + LANES + 8 <= hay.len()
+            };
+            let starts = |p: usize| p >= at && read(p) && hay[p..].starts_with(u);
+            let held = |p: usize| (p + 1).saturating_sub(u.len()).max(at) <= p
+                && ((p + 1).saturating_sub(u.len()).max(at)..=p).any(starts);
+            let fine = |p: usize| {
+                let between = p > at
+                    && read(p)
+                    && copies.may[usize::from(hay[p])]
+                    && held(p - 1)
+                    && held(p + 1);
+                let meets = starts(p) && p > at && held(p - 1);
+                (held(p) || between) && (copies.joined || !meets)
+            };
+            for (s, &word) in out.iter().enumerate() {
+                for i in 0..LANES {
+                    let p = at + s * LANES + i;
+                    let want = (p..p + 4).all(fine);
+                    prop_assert_eq!(word >> i & 1 == 1, want, "window at {} of {:?}", p, String::from_utf8_lossy(&hay));
+                    if !want {
+                        continue;
+                    }
+                    for &(sigs, lowered) in &passes {
+                        for sig in sigs {
+                            let w = &hay[p..p + sig.len()];
+                            let begins = if lowered { w.to_ascii_lowercase() == *sig } else { w == &sig[..] };
+                            prop_assert!(!begins, "{:?} at {}", String::from_utf8_lossy(sig), p);
+                        }
+                    }
+                }
             }
         }
     }
