@@ -1815,19 +1815,102 @@ pub(crate) struct StormState {
 #[derive(Clone, Debug, Default)]
 struct Copying {
     /// Each unit seen (at most [`UNITS`]): its keyword, its bytes and its copies,
-    /// `None` where it has none.
+    /// `None` where it has none; and when to mark them next: a part whose copies
+    /// let the passes skip less than a quarter of it is read whole for 1, 2, 4, …
+    /// up to 16 parts after it (a storm of `daaa` and a random byte, one in ten of
+    /// which, `a`, makes `aaaa`, a signature, has stretches too short to skip, and
+    /// marking them cost a fifth of its time).
     #[cfg(target_arch = "x86_64")]
-    units: Vec<(u32, Vec<u8>, Option<storm_drop::Copies>)>,
+    units: Vec<(u32, Vec<u8>, Option<storm_drop::Copies>, Backoff)>,
     /// Where a part's windows lie in copies (see [`storm_drop::copies`]).
     space: Vec<u64>,
     /// The window starts the passes read.
     reads: Vec<(usize, usize)>,
+    /// When a walked part is next looked at as copies of a unit (see
+    /// [`Prefilter::unit_reads`]).
+    alike: Backoff,
     /// Tests only: whether the passes read every part whole, and how many window
     /// starts they skipped.
     #[cfg(test)]
     whole: bool,
     #[cfg(test)]
     skipped: usize,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Copying {
+    /// The copies of `unit` for the signatures `passes` (keyword `k`'s storm, or
+    /// `u32::MAX` for all the passes), worked out at its first part; `None` where it
+    /// has none, or where [`UNITS`] others were worked out first.
+    fn copies_of<'p>(
+        &mut self,
+        k: u32,
+        unit: &[u8],
+        passes: impl FnOnce() -> Vec<storm_drop::Sigs<'p>>,
+    ) -> Option<(usize, storm_drop::Copies)> {
+        let known = (self.units.iter()).position(|(o, u, ..)| *o == k && u[..] == *unit);
+        let known = match known {
+            Some(i) => i,
+            None if self.units.len() < UNITS => {
+                let copies = storm_drop::Copies::of(unit, &passes());
+                self.units
+                    .push((k, unit.to_vec(), copies, Backoff::default()));
+                self.units.len() - 1
+            }
+            None => return None,
+        };
+        let (.., copies, backoff) = &mut self.units[known];
+        let copies = copies.clone()?;
+        backoff.due().then_some((known, copies))
+    }
+
+    /// Mark the part `at..to` of `hay` by unit `known`'s `copies` and set `reads`
+    /// to the window starts to read (see [`unskipped`]); returns whether they skip
+    /// a quarter of the part or more.
+    fn mark(
+        &mut self,
+        simd: pulp::x86::V3,
+        (known, copies): (usize, storm_drop::Copies),
+        hay: &[u8],
+        (at, to): (usize, usize),
+    ) -> bool {
+        self.reads.clear();
+        storm_drop::copies(simd, &copies, hay, (at, to), &mut self.space);
+        unskipped(&self.space, (at, to), &mut self.reads);
+        let skipped = (to - at) - (self.reads.iter()).map(|(a, b)| b - a).sum::<usize>();
+        let paid = 4 * skipped >= to - at;
+        self.units[known].3.answer(paid);
+        #[cfg(test)]
+        {
+            self.skipped += skipped;
+        }
+        paid
+    }
+}
+
+/// The unit of a storm that does not repeat, where the 64 bytes from `at` of `hay`
+/// repeat with a period `d` of 4 to 9 bytes but at one place in each period (the
+/// byte between copies: `daaa` and a random byte): the `d - 1` bytes after that
+/// place. (A unit read wrong costs nothing: [`storm_drop::copies`] marks only exact
+/// copies.)
+#[cfg(target_arch = "x86_64")]
+fn unit_of(hay: &[u8], at: usize) -> Option<&[u8]> {
+    const SPAN: usize = 64;
+    let w = hay.get(at..at + SPAN + 9)?;
+    (4..=9).find_map(|d| {
+        let mut first = None;
+        for i in 0..SPAN {
+            if w[i] != w[i + d] {
+                match first {
+                    None => first = Some(i),
+                    Some(f) if (i - f) % d != 0 => return None,
+                    Some(_) => {}
+                }
+            }
+        }
+        let start = at + first? % d + 1;
+        hay.get(start..start + d - 1)
+    })
 }
 
 /// Units a stream works out copies for, at most: a storm whose parts each begin in
@@ -1837,7 +1920,6 @@ struct Copying {
 const UNITS: usize = 4;
 
 /// A storm part of this many bytes or more looks for stretches of its copies.
-#[cfg(target_arch = "x86_64")]
 const COPIES_FROM: usize = 1024;
 
 /// Window starts in copies, at least, that the passes skip (each skip is one more
@@ -2960,7 +3042,21 @@ impl Prefilter {
             };
             let n = stormed.unwrap_or_else(|| {
                 let mut top = Top::default();
-                let n = dense.find(&self.walk, hay, gates, (a, b), (hits, chains, &mut top));
+                // Without the sieve, a part of copies of a unit that holds no
+                // signature, each followed by a byte (a storm of look-alikes: `daaa`
+                // and a random byte), is walked but for long stretches of them.
+                let reads = match (sieve, b - a >= COPIES_FROM) {
+                    (None, true) => self.unit_reads(hay, (a, b), copying),
+                    _ => None,
+                };
+                let n = match reads {
+                    Some(reads) => (reads.iter())
+                        .map(|&(x, y)| {
+                            dense.find(&self.walk, hay, gates, (x, y), (hits, chains, &mut top))
+                        })
+                        .sum(),
+                    None => dense.find(&self.walk, hay, gates, (a, b), (hits, chains, &mut top)),
+                };
                 *misspelled += top.misspelled;
                 // Without the sieve, a storm of a keyword found as written in the
                 // other case (`akia`) is one too: Teddy stops at each of its hits.
@@ -3275,30 +3371,64 @@ impl Prefilter {
         let Some(unit) = unit else {
             return false;
         };
-        let known = (copying.units.iter()).position(|(o, u, _)| *o == k && u[..] == *unit);
-        let known = match known {
-            Some(i) => i,
-            None if copying.units.len() < UNITS => {
-                let sigs: Vec<_> = (without.sigs.iter())
-                    .map(|(sigs, lowered)| (&sigs[..], *lowered))
-                    .collect();
-                let copies = storm_drop::Copies::of(unit, &sigs);
-                copying.units.push((k, unit.to_vec(), copies));
-                copying.units.len() - 1
-            }
-            None => return false,
+        let sigs = || {
+            (without.sigs.iter())
+                .map(|(sigs, lowered)| (&sigs[..], *lowered))
+                .collect()
         };
-        let Some(copies) = &copying.units[known].2 else {
+        let Some(copies) = copying.copies_of(k, unit, sigs) else {
             return false;
         };
-        storm_drop::copies(simd, copies, hay, (at, to), &mut copying.space);
-        unskipped(&copying.space, (at, to), &mut copying.reads);
-        #[cfg(test)]
-        {
-            copying.skipped +=
-                (to - at) - (copying.reads.iter()).map(|(a, b)| b - a).sum::<usize>();
-        }
+        copying.mark(simd, copies, hay, (at, to));
         true
+    }
+
+    /// Without the sieve, the window starts of the dense part `at..to` of `hay` to
+    /// walk, where it begins as copies of a unit that holds no signature, each
+    /// followed by one byte (see [`unit_of`]): all but long stretches of copies whose
+    /// windows hold no signature of any pass (see [`storm_drop::Copies`]: no
+    /// keyword's signature begins in them, so no hit of the walk's does either). `None`
+    /// where it does not begin so, where the unit has no such stretches, or where the
+    /// CPU has no AVX2: the part is walked whole.
+    fn unit_reads<'c>(
+        &self,
+        hay: &[u8],
+        (at, to): (usize, usize),
+        copying: &'c mut Copying,
+    ) -> Option<&'c [(usize, usize)]> {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let keywords = self.keywords.as_ref()?;
+            let simd = keywords.dense.avx2?;
+            #[cfg(test)]
+            if copying.whole {
+                return None;
+            }
+            // Looked for after more and more parts while none pays.
+            if !copying.alike.due() {
+                return None;
+            }
+            let unit = unit_of(hay, at);
+            // A unit of no keyword: keyed apart from the storms'.
+            let passes = || {
+                (keywords.passes.iter())
+                    .map(|(sigs, _)| (&sigs[..], true))
+                    .collect()
+            };
+            let Some(copies) = unit.and_then(|unit| copying.copies_of(u32::MAX, unit, passes))
+            else {
+                copying.alike.answer(false);
+                return None;
+            };
+            let paid = copying.mark(simd, copies, hay, (at, to));
+            copying.alike.answer(paid);
+            Some(&copying.reads)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (hay, at, to, copying);
+            None
+        }
     }
 
     /// The spellings of keyword `k` a storm of it is laid out for where a pass reads
@@ -5173,6 +5303,56 @@ mod tests {
         // A quarter of the cases skip some of their part: the rest have no stretch
         // of copies long enough, or no part long enough, to skip.
         #![proptest_config(ProptestConfig::with_cases(1000))]
+
+        /// A slice of look-alikes (copies of a unit that holds no signature, each
+        /// followed by a byte) whose walked parts skip stretches of the copies (see
+        /// `Prefilter::unit_reads`) has the hits, hold-back and density it has read
+        /// whole. The look-alike storms of the worst inputs and units cut from
+        /// keywords (the signatures' bytes, so that bytes between make some), with
+        /// none, one or two of a few printable bytes between copies and other
+        /// keywords' fragments among them, read in slices of 4 to 64 KiB.
+        #[test]
+        fn look_alikes_skipped_hold_no_hit(
+            unit in prop_oneof![
+                prop::sample::select(vec!["daaa".to_string(), "hava".into(), "cas-".into()]),
+                (any::<prop::sample::Index>(), 0usize..8, 3usize..=8).prop_map(|(i, from, n)| {
+                    let set = crate::scrub::RuleSet::builtin();
+                    let pre = &set.prefilter;
+                    let k = &pre.patterns[i.index(pre.patterns.len())];
+                    let from = from.min(k.len().saturating_sub(3));
+                    String::from_utf8_lossy(&k[from..(from + n).min(k.len())]).into_owned()
+                }),
+            ],
+            between in "[ -~]{1,12}",
+            some in any::<bool>(),
+            others in proptest::collection::vec((any::<prop::sample::Index>(), 1usize..12, 0usize..40000, any::<bool>()), 0..6),
+            size in 4096usize..40000,
+            slice in 4096usize..65536,
+        ) {
+            static BUILT: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
+            let pre = BUILT.get_or_init(|| crate::scrub::RuleSet::builtin().prefilter_without_sieve());
+            let mut text = storm_between(unit.as_bytes(), size, between.as_bytes(), some);
+            for (which, n, at, upper) in &others {
+                let i = which.index(pre.patterns.len());
+                let kw = if *upper { pre.patterns[i].to_ascii_uppercase() } else { pre.patterns[i].clone() };
+                let at = (*at).min(text.len());
+                text.splice(at..at, kw[..(*n).min(kw.len())].iter().copied());
+            }
+            let read = |whole: bool| {
+                let mut scratch = Scratch::default();
+                scratch.storm.copying.whole = whole;
+                let (mut dense, mut out) = (false, Vec::new());
+                for (i, piece) in text.chunks(slice).enumerate() {
+                    let mut hits = Vec::new();
+                    let got = pre.find_gated(piece, &mut scratch, &mut hits, &mut dense, (true, None, usize::MAX));
+                    out.push((i, hits, got, dense));
+                }
+                (out, scratch.storm.copying.skipped)
+            };
+            let (skipping, whole) = (read(false), read(true));
+            prop_assert_eq!(whole.1, 0);
+            prop_assert_eq!(skipping.0, whole.0);
+        }
 
         /// A storm part's passes that skip stretches of the storm's copies (see
         /// `storm_drop::Copies`) find what they find reading it whole: the same
