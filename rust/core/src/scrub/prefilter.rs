@@ -1842,17 +1842,17 @@ impl Copying {
     /// The copies of `unit` for the signatures `passes` (keyword `k`'s storm, or
     /// `u32::MAX` for all the passes), worked out at its first part; `None` where it
     /// has none, or where [`UNITS`] others were worked out first.
-    fn copies_of<'p>(
+    fn copies_of(
         &mut self,
         k: u32,
         unit: &[u8],
-        passes: impl FnOnce() -> Vec<storm_drop::Sigs<'p>>,
+        make: impl FnOnce(&[u8]) -> Option<storm_drop::Copies>,
     ) -> Option<(usize, storm_drop::Copies)> {
         let known = (self.units.iter()).position(|(o, u, ..)| *o == k && u[..] == *unit);
         let known = match known {
             Some(i) => i,
             None if self.units.len() < UNITS => {
-                let copies = storm_drop::Copies::of(unit, &passes());
+                let copies = make(unit);
                 self.units
                     .push((k, unit.to_vec(), copies, Backoff::default()));
                 self.units.len() - 1
@@ -1876,7 +1876,7 @@ impl Copying {
     ) -> bool {
         self.reads.clear();
         storm_drop::copies(simd, &copies, hay, (at, to), &mut self.space);
-        unskipped(&self.space, (at, to), &mut self.reads);
+        unskipped(&self.space, (at, to), copies.margin, &mut self.reads);
         let skipped = (to - at) - (self.reads.iter()).map(|(a, b)| b - a).sum::<usize>();
         let paid = 4 * skipped >= to - at;
         self.units[known].3.answer(paid);
@@ -1928,10 +1928,15 @@ const COPIES_FROM: usize = 1024;
 const SKIP_RUN: usize = 256;
 
 /// The window starts of `at..to` that a storm's passes read: all but runs of at least
-/// [`SKIP_RUN`] that `fine` (as [`storm_drop::copies`] sets it) marks; appended to
-/// `reads` in order.
+/// [`SKIP_RUN`] that `fine` (as [`storm_drop::copies`] sets it) marks, less `margin`
+/// at either end; appended to `reads` in order.
 #[cfg(target_arch = "x86_64")]
-fn unskipped(fine: &[u64], (at, to): (usize, usize), reads: &mut Vec<(usize, usize)>) {
+fn unskipped(
+    fine: &[u64],
+    (at, to): (usize, usize),
+    margin: usize,
+    reads: &mut Vec<(usize, usize)>,
+) {
     let n = to - at;
     // The first position from `i` on whose mark is `want`, or `n`.
     let next = |mut i: usize, want: bool| {
@@ -1947,15 +1952,17 @@ fn unskipped(fine: &[u64], (at, to): (usize, usize), reads: &mut Vec<(usize, usi
     };
     let (mut from, mut i) = (0, 0);
     while i < n {
-        let start = next(i, true);
-        let end = next(start, false);
-        if end - start >= SKIP_RUN {
+        let first = next(i, true);
+        let last = next(first, false);
+        // Skipped `margin` starts inside the run at either end.
+        let (start, end) = (first + margin, last.saturating_sub(margin));
+        if end >= start + SKIP_RUN {
             if start > from {
                 reads.push((at + from, at + start));
             }
             from = end;
         }
-        i = end;
+        i = last;
     }
     if from < n {
         reads.push((at + from, to));
@@ -3371,12 +3378,13 @@ impl Prefilter {
         let Some(unit) = unit else {
             return false;
         };
-        let sigs = || {
-            (without.sigs.iter())
+        let copies = |unit: &[u8]| {
+            let sigs: Vec<_> = (without.sigs.iter())
                 .map(|(sigs, lowered)| (&sigs[..], *lowered))
-                .collect()
+                .collect();
+            storm_drop::Copies::of(unit, &sigs)
         };
-        let Some(copies) = copying.copies_of(k, unit, sigs) else {
+        let Some(copies) = copying.copies_of(k, unit, copies) else {
             return false;
         };
         copying.mark(simd, copies, hay, (at, to));
@@ -3409,13 +3417,20 @@ impl Prefilter {
                 return None;
             }
             let unit = unit_of(hay, at);
-            // A unit of no keyword: keyed apart from the storms'.
-            let passes = || {
-                (keywords.passes.iter())
-                    .map(|(sigs, _)| (&sigs[..], true))
-                    .collect()
+            // Every keyword the walk finds (of three bytes or more), with its signature.
+            let copies = |unit: &[u8]| {
+                let mut owned = Vec::new();
+                for (sigs, owners) in &keywords.passes {
+                    for (sig, owners) in sigs.iter().zip(owners) {
+                        for &(k, off) in owners {
+                            owned.push((&self.patterns[k as usize][..], &sig[..], off));
+                        }
+                    }
+                }
+                storm_drop::Copies::of_keywords(unit, &owned)
             };
-            let Some(copies) = unit.and_then(|unit| copying.copies_of(u32::MAX, unit, passes))
+            // A unit of no keyword: keyed apart from the storms'.
+            let Some(copies) = unit.and_then(|unit| copying.copies_of(u32::MAX, unit, copies))
             else {
                 copying.alike.answer(false);
                 return None;

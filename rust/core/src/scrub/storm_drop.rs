@@ -497,6 +497,9 @@ pub(crate) fn places(
 /// written).
 pub(crate) type Sigs<'a> = (&'a [Vec<u8>], bool);
 
+/// A keyword (lowercased), a signature it holds (lowercased) and where.
+pub(crate) type Owned<'a> = (&'a [u8], &'a [u8], usize);
+
 /// A storm's unit as written (its keyword, `ghp_` or `GHP_`), where a stretch of
 /// copies of it, each followed by at most one byte, is read by no Teddy pass (see
 /// [`copies`]): every window of four bytes or fewer in such a stretch lies in one
@@ -510,6 +513,9 @@ pub(crate) struct Copies {
     len: usize,
     between: Set,
     joined: bool,
+    /// How far inside a stretch a window must lie to be skipped (see
+    /// [`Copies::of_keywords`]).
+    pub(crate) margin: usize,
     /// `between` byte by byte (tests).
     #[cfg(test)]
     may: [bool; 256],
@@ -548,18 +554,83 @@ impl Copies {
                 }
             }
         }
+        Some(Copies::with(unit, between, joined, 0))
+    }
+
+    /// The unit's copies for a walk of `keywords` that finds them in any case (each
+    /// with a signature it holds and where), where
+    /// only a keyword that may occur matters: a signature in `u r u` (or in `u`)
+    /// keeps `r` out (or the unit from having copies) only where a keyword it
+    /// begins fits stretches of copies one byte apart, every other byte between
+    /// them any byte. In `daaa` and a random byte, `daaaadaaa` holds `aaaa`, but
+    /// no 21 `a`s (Twitter's keyword). So that such a keyword lies in the stretch,
+    /// a window is skipped only `margin` bytes (the longest keyword whose signature
+    /// occurs in `u r u` or `u`) inside it, and copies may not meet (the stretch is
+    /// then copies exactly one byte apart).
+    pub(crate) fn of_keywords(unit: &[u8], keywords: &[Owned<'_>]) -> Option<Copies> {
+        let len = unit.len();
+        if !(3..=8).contains(&len) || (1..len).any(|n| unit[..n] == unit[len - n..]) {
+            return None;
+        }
+        let u = unit.to_ascii_lowercase();
+        let period = len as isize + 1;
+        // The byte at `x` of copies one byte apart, the one at `len` being `r`:
+        // `None` where any byte may be.
+        let at = |x: isize, r: Option<u8>| match x.rem_euclid(period) as usize {
+            m if m < len => Some(u[m]),
+            _ if x == len as isize => r.map(|r| r.to_ascii_lowercase()),
+            _ => None,
+        };
+        // Whether `keyword` fits with the signature at `w` held at `off` in it.
+        let fits = |keyword: &[u8], off: usize, w: usize, r: Option<u8>| {
+            let p = w as isize - off as isize;
+            (keyword.iter().enumerate()).all(|(i, &c)| at(p + i as isize, r).is_none_or(|b| b == c))
+        };
+        let mut between = [true; 256];
+        let mut margin = 0;
+        for &(keyword, sig, off) in keywords {
+            let n = sig.len();
+            if n == 0 || n > 4 {
+                return None;
+            }
+            // Where the signature occurs, its keyword must lie in the stretch for
+            // its misfit to count.
+            let mut inside = (0..(len + 1).saturating_sub(n)).filter(|&w| u[w..w + n] == *sig);
+            if inside.any(|w| {
+                margin = margin.max(keyword.len());
+                fits(keyword, off, w, None)
+            }) {
+                return None;
+            }
+            for j in 0..n {
+                if sig[..j] == u[len - j..] && sig[j + 1..] == u[..n - 1 - j] {
+                    margin = margin.max(keyword.len());
+                    for r in 0..=255u8 {
+                        if r.to_ascii_lowercase() == sig[j] && fits(keyword, off, len - j, Some(r))
+                        {
+                            between[usize::from(r)] = false;
+                        }
+                    }
+                }
+            }
+        }
+        Some(Copies::with(unit, between, false, margin))
+    }
+
+    fn with(unit: &[u8], between: [bool; 256], joined: bool, margin: usize) -> Copies {
         let mut bits = [0u8; 32];
         for (r, _) in between.iter().enumerate().filter(|(_, &b)| b) {
             bits[r / 8] |= 1 << (r % 8);
         }
-        Some(Copies {
+        Copies {
             unit: as_written(unit),
-            len,
+            len: unit.len(),
             between: Set::of(&bits),
             joined,
+            margin,
             #[cfg(test)]
             may: between,
-        })
+        }
     }
 }
 
@@ -638,6 +709,27 @@ mod tests {
     use super::*;
     use crate::scrub::sieve::{ghp_storm, ghp_units};
     use proptest::prelude::*;
+
+    /// For a walk, a signature in `u r u` keeps `r` out only where a keyword it
+    /// begins fits copies one byte apart: `daaaadaaa` holds `aaaa`, but no 21 `a`s
+    /// (then a window is skipped 21 bytes inside a stretch), while `daaaa` fits.
+    #[test]
+    fn a_walks_copies_ask_whether_the_keyword_fits() {
+        let twitter = [b'a'; 21];
+        let got = Copies::of_keywords(b"daaa", &[(&twitter, b"aaaa", 0)]).expect("copies");
+        assert!(got.may[usize::from(b'a')] && got.may[usize::from(b'A')]);
+        assert_eq!((got.margin, got.joined), (21, false));
+        let got = Copies::of_keywords(b"daaa", &[(b"daaaa", b"aaaa", 1)]).expect("copies");
+        assert!(!got.may[usize::from(b'a')] && !got.may[usize::from(b'A')]);
+        assert!(got.may[usize::from(b'b')]);
+        // A signature in one copy: none where its keyword fits, whatever byte stands
+        // between (`adaaa`), copies where it cannot (`daaaxa`: the next copy's `d`).
+        assert!(Copies::of_keywords(b"daaa", &[(b"adaaa", b"daaa", 1)]).is_none());
+        assert!(Copies::of_keywords(b"daaa", &[(b"daaaxa", b"daaa", 0)]).is_some());
+        // Where no signature occurs, no margin.
+        let got = Copies::of_keywords(b"hava", &[(&twitter, b"aaaa", 0)]).expect("copies");
+        assert_eq!(got.margin, 0);
+    }
 
     proptest! {
         /// The drops of a part are, position by position, what [`Storm::drops_at`]
