@@ -1839,9 +1839,10 @@ struct Copying {
 
 #[cfg(target_arch = "x86_64")]
 impl Copying {
-    /// The copies of `unit` for the signatures `passes` (keyword `k`'s storm, or
-    /// `u32::MAX` for all the passes), worked out at its first part; `None` where it
-    /// has none, or where [`UNITS`] others were worked out first.
+    /// The copies of `unit` (for keyword `k`'s storm, or `u32::MAX` for the walk's
+    /// keywords) as `make` works them out at its first part, with the unit's index;
+    /// `None` where it has none, where [`UNITS`] others were worked out first, or
+    /// where marking them has not paid lately.
     fn copies_of(
         &mut self,
         k: u32,
@@ -3049,9 +3050,9 @@ impl Prefilter {
             };
             let n = stormed.unwrap_or_else(|| {
                 let mut top = Top::default();
-                // Without the sieve, a part of copies of a unit that holds no
-                // signature, each followed by a byte (a storm of look-alikes: `daaa`
-                // and a random byte), is walked but for long stretches of them.
+                // Without the sieve, a part of copies of a unit, each followed by a
+                // byte (a storm of look-alikes: `daaa` and a random byte), is walked
+                // but for long stretches of them where no keyword can begin.
                 let reads = match (sieve, b - a >= COPIES_FROM) {
                     (None, true) => self.unit_reads(hay, (a, b), copying),
                     _ => None,
@@ -3392,12 +3393,12 @@ impl Prefilter {
     }
 
     /// Without the sieve, the window starts of the dense part `at..to` of `hay` to
-    /// walk, where it begins as copies of a unit that holds no signature, each
-    /// followed by one byte (see [`unit_of`]): all but long stretches of copies whose
-    /// windows hold no signature of any pass (see [`storm_drop::Copies`]: no
-    /// keyword's signature begins in them, so no hit of the walk's does either). `None`
-    /// where it does not begin so, where the unit has no such stretches, or where the
-    /// CPU has no AVX2: the part is walked whole.
+    /// walk, where it begins as copies of a unit, each followed by one byte (see
+    /// [`unit_of`]): all but long stretches of copies where no keyword the walk finds
+    /// can begin (see [`storm_drop::Copies::of_keywords`]: no hit's signature begins
+    /// in them). `None` where it does not begin so, where the unit has no such
+    /// stretches, where looking has not paid lately, or where the CPU has no AVX2:
+    /// the part is walked whole.
     fn unit_reads<'c>(
         &self,
         hay: &[u8],

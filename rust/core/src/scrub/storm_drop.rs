@@ -558,11 +558,10 @@ impl Copies {
     }
 
     /// The unit's copies for a walk of `keywords` that finds them in any case (each
-    /// with a signature it holds and where), where
-    /// only a keyword that may occur matters: a signature in `u r u` (or in `u`)
-    /// keeps `r` out (or the unit from having copies) only where a keyword it
-    /// begins fits stretches of copies one byte apart, every other byte between
-    /// them any byte. In `daaa` and a random byte, `daaaadaaa` holds `aaaa`, but
+    /// with a signature it holds and where), where only a keyword that may occur
+    /// matters: a signature in `u r u` (or in `u`) keeps `r` out (or the unit from
+    /// having copies) only where a keyword it begins fits stretches of copies one
+    /// byte apart, every other byte between them any byte. In `daaa` and a random byte, `daaaadaaa` holds `aaaa`, but
     /// no 21 `a`s (Twitter's keyword). So that such a keyword lies in the stretch,
     /// a window is skipped only `margin` bytes (the longest keyword whose signature
     /// occurs in `u r u` or `u`) inside it, and copies may not meet (the stretch is
