@@ -212,6 +212,10 @@ fn worst_tests() {
     for unit in WRONG_CASE_STORMS.into_iter().chain(LOOK_ALIKE_STORMS) {
         add(format!("varied storm {unit:?}"), &|| varied_storm(unit, n));
     }
+    for unit in TWO_BETWEEN_STORMS {
+        let name = format!("varied storm {unit:?}, two between");
+        add(name, &|| varied_storm_by(unit, n, 2));
+    }
     add("runs of a, no period".into(), &|| runs_of_a(n));
     let rates = inputs
         .iter()

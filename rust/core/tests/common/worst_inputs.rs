@@ -90,14 +90,25 @@ pub const LOOK_ALIKE_STORMS: [&str; 3] = ["daaa", "hava", "cas-"];
 /// sequence of `aZ09_-.:= `, again and again, to at least `size` bytes (a repeating
 /// storm's hits are counted a period at a time; these are read hit by hit).
 pub fn varied_storm(unit: &str, size: usize) -> Vec<u8> {
+    varied_storm_by(unit, size, 1)
+}
+
+/// The units of storms with two bytes between copies (see [`varied_storm_by`]): the
+/// next step of an attacker whose storms with one are read by stretches of copies.
+pub const TWO_BETWEEN_STORMS: [&str; 4] = ["sk-", "ghp_", "AZDO", "hava"];
+
+/// [`varied_storm`] with `between` bytes of the sequence after each copy.
+pub fn varied_storm_by(unit: &str, size: usize, between: usize) -> Vec<u8> {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
-    let mut text = Vec::with_capacity(size + unit.len() + 1);
+    let mut text = Vec::with_capacity(size + unit.len() + between);
     while text.len() < size {
         text.extend_from_slice(unit.as_bytes());
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        text.push(b"aZ09_-.:= "[(x % 10) as usize]);
+        for _ in 0..between {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            text.push(b"aZ09_-.:= "[(x % 10) as usize]);
+        }
     }
     text
 }
