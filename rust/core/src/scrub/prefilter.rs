@@ -1815,19 +1815,20 @@ pub(crate) struct StormState {
 #[derive(Clone, Debug, Default)]
 struct Copying {
     /// Each unit seen (at most [`UNITS`]): its keyword, its bytes and its copies,
-    /// `None` where it has none; and when to mark them next: a part whose copies
-    /// let the passes skip less than a quarter of it is read whole for 1, 2, 4, …
-    /// up to 16 parts after it (a storm of `daaa` and a random byte, one in ten of
-    /// which, `a`, makes `aaaa`, a signature, has stretches too short to skip, and
-    /// marking them cost a fifth of its time).
+    /// `None` where it has none.
     #[cfg(target_arch = "x86_64")]
-    units: Vec<(u32, Vec<u8>, Option<storm_drop::Copies>, Backoff)>,
+    units: Vec<(u32, Vec<u8>, Option<storm_drop::Copies>)>,
     /// Where a part's windows lie in copies (see [`storm_drop::copies`]).
     space: Vec<u64>,
     /// The window starts the passes read.
     reads: Vec<(usize, usize)>,
-    /// When a walked part is next looked at as copies of a unit (see
-    /// [`Prefilter::unit_reads`]).
+    /// When a storm part, and a walked part, is next marked: one whose marks skip
+    /// less than a quarter of it (or, walked, that has no unit with copies) makes
+    /// the next wait 1, 2, 4, … up to 16 parts (a storm of `daaa` and a random byte
+    /// whose stretches were too short to skip cost a fifth more marking them all).
+    #[cfg(target_arch = "x86_64")]
+    storms: Backoff,
+    #[cfg(target_arch = "x86_64")]
     alike: Backoff,
     /// Tests only: whether the passes read every part whole, and how many window
     /// starts they skipped.
@@ -1839,53 +1840,63 @@ struct Copying {
 
 #[cfg(target_arch = "x86_64")]
 impl Copying {
-    /// The copies of `unit` (for keyword `k`'s storm, or `u32::MAX` for the walk's
-    /// keywords) as `make` works them out at its first part, with the unit's index;
-    /// `None` where it has none, where [`UNITS`] others were worked out first, or
-    /// where marking them has not paid lately.
+    /// The index of `unit` (for keyword `k`'s storm, or `u32::MAX` for the walk's
+    /// keywords), its copies worked out by `make` at its first part; `None` where it
+    /// has none, or where [`UNITS`] others were worked out first.
     fn copies_of(
         &mut self,
         k: u32,
         unit: &[u8],
         make: impl FnOnce(&[u8]) -> Option<storm_drop::Copies>,
-    ) -> Option<(usize, storm_drop::Copies)> {
-        let known = (self.units.iter()).position(|(o, u, ..)| *o == k && u[..] == *unit);
+    ) -> Option<usize> {
+        let known = (self.units.iter()).position(|(o, u, _)| *o == k && u[..] == *unit);
         let known = match known {
             Some(i) => i,
             None if self.units.len() < UNITS => {
-                let copies = make(unit);
-                self.units
-                    .push((k, unit.to_vec(), copies, Backoff::default()));
+                self.units.push((k, unit.to_vec(), make(unit)));
                 self.units.len() - 1
             }
             None => return None,
         };
-        let (.., copies, backoff) = &mut self.units[known];
-        let copies = copies.clone()?;
-        backoff.due().then_some((known, copies))
+        self.units[known].2.as_ref().map(|_| known)
     }
 
-    /// Mark the part `at..to` of `hay` by unit `known`'s `copies` and set `reads`
-    /// to the window starts to read (see [`unskipped`]); returns whether they skip
-    /// a quarter of the part or more.
+    /// Mark the part `at..to` of `hay` by unit `known`'s copies and set `reads` to
+    /// the window starts to read (see [`unskipped`]); returns whether they skip a
+    /// quarter of the part or more.
     fn mark(
         &mut self,
         simd: pulp::x86::V3,
-        (known, copies): (usize, storm_drop::Copies),
+        known: usize,
         hay: &[u8],
         (at, to): (usize, usize),
     ) -> bool {
-        self.reads.clear();
-        storm_drop::copies(simd, &copies, hay, (at, to), &mut self.space);
-        unskipped(&self.space, (at, to), copies.margin, &mut self.reads);
-        let skipped = (to - at) - (self.reads.iter()).map(|(a, b)| b - a).sum::<usize>();
-        let paid = 4 * skipped >= to - at;
-        self.units[known].3.answer(paid);
+        let Copying {
+            units,
+            space,
+            reads,
+            ..
+        } = self;
+        reads.clear();
+        let Some((.., Some(copies))) = units.get(known) else {
+            return false;
+        };
+        storm_drop::copies(simd, copies, hay, (at, to), space);
+        unskipped(space, (at, to), copies.margin, reads);
+        let skipped = (to - at) - (reads.iter()).map(|(a, b)| b - a).sum::<usize>();
         #[cfg(test)]
         {
             self.skipped += skipped;
         }
-        paid
+        4 * skipped >= to - at
+    }
+
+    /// Whether every part is read whole (tests compare the marks with that).
+    fn whole(&self) -> bool {
+        #[cfg(test)]
+        return self.whole;
+        #[cfg(not(test))]
+        false
     }
 }
 
@@ -3255,22 +3266,15 @@ impl Prefilter {
         }
         // The passes read the part but for long stretches of the storm's copies.
         copying.reads.clear();
-        #[cfg(test)]
-        let whole = copying.whole;
-        #[cfg(not(test))]
-        let whole = false;
         #[cfg(target_arch = "x86_64")]
         let skips = match dense.avx2 {
-            Some(simd) if to - at >= COPIES_FROM && !whole => {
+            Some(simd) if to - at >= COPIES_FROM && !copying.whole() => {
                 self.copies(simd, (k, without), (hay, space), (at, to), copying)
             }
             _ => false,
         };
         #[cfg(not(target_arch = "x86_64"))]
-        let skips = {
-            let _ = whole;
-            false
-        };
+        let skips = false;
         if !skips {
             copying.reads.push((at, to));
         }
@@ -3385,10 +3389,15 @@ impl Prefilter {
                 .collect();
             storm_drop::Copies::of(unit, &sigs)
         };
-        let Some(copies) = copying.copies_of(k, unit, copies) else {
+        let Some(known) = copying.copies_of(k, unit, copies) else {
             return false;
         };
-        copying.mark(simd, copies, hay, (at, to));
+        // Looked for after more and more parts while none pays.
+        if !copying.storms.due() {
+            return false;
+        }
+        let paid = copying.mark(simd, known, hay, (at, to));
+        copying.storms.answer(paid);
         true
     }
 
@@ -3409,12 +3418,8 @@ impl Prefilter {
         {
             let keywords = self.keywords.as_ref()?;
             let simd = keywords.dense.avx2?;
-            #[cfg(test)]
-            if copying.whole {
-                return None;
-            }
             // Looked for after more and more parts while none pays.
-            if !copying.alike.due() {
+            if copying.whole() || !copying.alike.due() {
                 return None;
             }
             let unit = unit_of(hay, at);
@@ -3431,12 +3436,12 @@ impl Prefilter {
                 storm_drop::Copies::of_keywords(unit, &owned)
             };
             // A unit of no keyword: keyed apart from the storms'.
-            let Some(copies) = unit.and_then(|unit| copying.copies_of(u32::MAX, unit, copies))
+            let Some(known) = unit.and_then(|unit| copying.copies_of(u32::MAX, unit, copies))
             else {
                 copying.alike.answer(false);
                 return None;
             };
-            let paid = copying.mark(simd, copies, hay, (at, to));
+            let paid = copying.mark(simd, known, hay, (at, to));
             copying.alike.answer(paid);
             Some(&copying.reads)
         }
