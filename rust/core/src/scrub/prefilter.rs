@@ -1840,8 +1840,8 @@ struct Copying {
 
 #[cfg(target_arch = "x86_64")]
 impl Copying {
-    /// The index of `unit` (for keyword `k`'s storm, or `u32::MAX` for the walk's
-    /// keywords), its copies worked out by `make` at its first part; `None` where it
+    /// The index of `unit` (for keyword `k`'s storm, or for the walk's keywords
+    /// `u32::MAX` less the bytes between copies), its copies worked out by `make` at its first part; `None` where it
     /// has none, or where [`UNITS`] others were worked out first.
     fn copies_of(
         &mut self,
@@ -1900,28 +1900,36 @@ impl Copying {
     }
 }
 
-/// The unit of a storm that does not repeat, where the 64 bytes from `at` of `hay`
-/// repeat with a period `d` of 4 to 9 bytes but at one place in each period (the
-/// byte between copies: `daaa` and a random byte): the `d - 1` bytes after that
-/// place. (A unit read wrong costs nothing: [`storm_drop::copies`] marks only exact
-/// copies.)
+/// The unit of a storm that does not repeat, and the bytes between its copies (one or
+/// two), where the 64 bytes from `at` of `hay` repeat with a period `d` of 4 to 10
+/// bytes but at one place in each period, or two places one after the other (the
+/// bytes between copies: `daaa` and a random byte): the bytes after those places.
+/// (A unit read wrong costs nothing: [`storm_drop::copies`] marks only exact copies.)
 #[cfg(target_arch = "x86_64")]
-fn unit_of(hay: &[u8], at: usize) -> Option<&[u8]> {
+fn unit_of(hay: &[u8], at: usize) -> Option<(&[u8], usize)> {
     const SPAN: usize = 64;
-    let w = hay.get(at..at + SPAN + 9)?;
-    (4..=9).find_map(|d| {
-        let mut first = None;
+    let w = hay.get(at..at + SPAN + 10)?;
+    (4..=10).find_map(|d| {
+        // The places in a period where bytes differ from those a period on.
+        let mut odd = 0u16;
         for i in 0..SPAN {
             if w[i] != w[i + d] {
-                match first {
-                    None => first = Some(i),
-                    Some(f) if (i - f) % d != 0 => return None,
-                    Some(_) => {}
-                }
+                odd |= 1 << (i % d);
             }
         }
-        let start = at + first? % d + 1;
-        hay.get(start..start + d - 1)
+        let (gap, last) = match odd.count_ones() {
+            1 => (1, odd.trailing_zeros() as usize),
+            // Two places one after the other, the second last (`d - 1` then `0`
+            // wraps).
+            2 if odd & (odd << 1) != 0 => (2, (odd & (odd << 1)).trailing_zeros() as usize),
+            2 if odd == 1 | 1 << (d - 1) => (2, 0),
+            _ => return None,
+        };
+        let start = at + last + 1;
+        (d - gap >= 3)
+            .then(|| hay.get(start..start + d - gap))
+            .flatten()
+            .map(|unit| (unit, gap))
     })
 }
 
@@ -3402,8 +3410,8 @@ impl Prefilter {
     }
 
     /// Without the sieve, the window starts of the dense part `at..to` of `hay` to
-    /// walk, where it begins as copies of a unit, each followed by one byte (see
-    /// [`unit_of`]): all but long stretches of copies where no keyword the walk finds
+    /// walk, where it begins as copies of a unit, each followed by one byte or two
+    /// (see [`unit_of`]): all but long stretches of copies where no keyword the walk finds
     /// can begin (see [`storm_drop::Copies::of_keywords`]: no hit's signature begins
     /// in them). `None` where it does not begin so, where the unit has no such
     /// stretches, where looking has not paid lately, or where the CPU has no AVX2:
@@ -3423,6 +3431,7 @@ impl Prefilter {
                 return None;
             }
             let unit = unit_of(hay, at);
+            let gap = unit.map_or(1, |(_, gap)| gap);
             // Every keyword the walk finds (of three bytes or more), with its signature.
             let copies = |unit: &[u8]| {
                 let mut owned = Vec::new();
@@ -3433,10 +3442,11 @@ impl Prefilter {
                         }
                     }
                 }
-                storm_drop::Copies::of_keywords(unit, &owned)
+                storm_drop::Copies::of_keywords(unit, gap, &owned)
             };
-            // A unit of no keyword: keyed apart from the storms'.
-            let Some(known) = unit.and_then(|unit| copying.copies_of(u32::MAX, unit, copies))
+            // A unit of no keyword: keyed apart from the storms', and by its gap.
+            let walk = u32::MAX - gap as u32;
+            let Some(known) = unit.and_then(|(unit, _)| copying.copies_of(walk, unit, copies))
             else {
                 copying.alike.answer(false);
                 return None;
@@ -4294,13 +4304,13 @@ fn frequency(b: u8) -> f64 {
 /// tests make them (tests).
 #[cfg(test)]
 pub(crate) fn varied_storm(unit: &[u8], size: usize) -> Vec<u8> {
-    storm_between(unit, size, b"aZ09_-.:= ", false)
+    storm_between(unit, size, b"aZ09_-.:= ", 0)
 }
 
-/// [`varied_storm`] with the bytes between copies picked from `between`, and where
-/// `some`, none, one or two of them between two copies (tests).
+/// [`varied_storm`] with the bytes between copies picked from `between`, and between
+/// two copies by `gaps`: 0 one of them, 1 none, one or two, 2 two (tests).
 #[cfg(test)]
-pub(crate) fn storm_between(unit: &[u8], size: usize, between: &[u8], some: bool) -> Vec<u8> {
+pub(crate) fn storm_between(unit: &[u8], size: usize, between: &[u8], gaps: u8) -> Vec<u8> {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let mut text = Vec::with_capacity(size + unit.len() + 2);
     while text.len() < size {
@@ -4308,10 +4318,10 @@ pub(crate) fn storm_between(unit: &[u8], size: usize, between: &[u8], some: bool
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
-        let n = if some {
-            [1, 1, 1, 1, 0, 2][(x >> 32) as usize % 6]
-        } else {
-            1
+        let n = match gaps {
+            0 => 1,
+            1 => [1, 1, 1, 1, 0, 2][(x >> 32) as usize % 6],
+            _ => 2,
         };
         for j in 0..n {
             text.push(between[(x >> (8 * j)) as usize % between.len()]);
@@ -4982,7 +4992,8 @@ mod tests {
         /// and the storm keyword's where its own hit dies, and it adds only hits
         /// their gates drop. Storms of a keyword (as its rule spells it, or in the
         /// other case) and a random byte (of `aZ09_-.:= `, or of a few printable
-        /// bytes, then also none or two between some copies: the passes skip long
+        /// bytes, then also none or two between some copies, or two between each:
+        /// the passes skip long
         /// stretches of copies, see `storm_drop::Copies`), other keywords and their fragments among
         /// them (lowercased, upper-cased or as their rules spell them; half of them
         /// whole keywords that the storm keyword's signature, or one alike, starts:
@@ -4996,7 +5007,7 @@ mod tests {
             others in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..12, 0usize..4000, 0usize..3, any::<bool>()), 0..16),
             size in 300usize..5000,
             cut in (0.0f64..1.0, 0.0f64..1.0),
-            between in proptest::option::of(("[ -~]{1,12}", any::<bool>())),
+            between in proptest::option::of(("[ -~]{1,12}", 0u8..3)),
         ) {
             static BUILT: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
             let pre = BUILT.get_or_init(|| crate::scrub::RuleSet::builtin().prefilter_without_sieve());
@@ -5013,7 +5024,7 @@ mod tests {
             let word: Vec<u8> = if flipped { word.iter().map(flip).collect() } else { word.to_vec() };
             let mut text = match &between {
                 None => varied_storm(&word, size),
-                Some((bytes, some)) => storm_between(&word, size, bytes.as_bytes(), *some),
+                Some((bytes, gaps)) => storm_between(&word, size, bytes.as_bytes(), *gaps),
             };
             let long: Vec<usize> = (0..pre.patterns.len()).filter(|&i| pre.patterns[i].len() >= 3).collect();
             let Some(near) = keywords.without[k as usize].get_or_init(|| pre.without(keywords, k)) else {
@@ -5326,12 +5337,12 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(1000))]
 
         /// A slice of look-alikes (copies of a unit that holds no signature, each
-        /// followed by a byte) whose walked parts skip stretches of the copies (see
-        /// `Prefilter::unit_reads`) has the hits, hold-back and density it has read
-        /// whole. The look-alike storms of the worst inputs and units cut from
+        /// followed by a byte or two) whose walked parts skip stretches of the copies
+        /// (see `Prefilter::unit_reads`) has the hits, hold-back and density it has
+        /// read whole. The look-alike storms of the worst inputs and units cut from
         /// keywords (the signatures' bytes, so that bytes between make some), with
-        /// none, one or two of a few printable bytes between copies and other
-        /// keywords' fragments among them, read in slices of 4 to 64 KiB.
+        /// one, two, or none, one or two of a few printable bytes between copies and
+        /// other keywords' fragments among them, read in slices of 4 to 64 KiB.
         #[test]
         fn look_alikes_skipped_hold_no_hit(
             unit in prop_oneof![
@@ -5345,14 +5356,14 @@ mod tests {
                 }),
             ],
             between in "[ -~]{1,12}",
-            some in any::<bool>(),
+            gaps in 0u8..3,
             others in proptest::collection::vec((any::<prop::sample::Index>(), 1usize..12, 0usize..40000, any::<bool>()), 0..6),
             size in 4096usize..40000,
             slice in 4096usize..65536,
         ) {
             static BUILT: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
             let pre = BUILT.get_or_init(|| crate::scrub::RuleSet::builtin().prefilter_without_sieve());
-            let mut text = storm_between(unit.as_bytes(), size, between.as_bytes(), some);
+            let mut text = storm_between(unit.as_bytes(), size, between.as_bytes(), gaps);
             for (which, n, at, upper) in &others {
                 let i = which.index(pre.patterns.len());
                 let kw = if *upper { pre.patterns[i].to_ascii_uppercase() } else { pre.patterns[i].clone() };
@@ -5378,14 +5389,15 @@ mod tests {
         /// A storm part's passes that skip stretches of the storm's copies (see
         /// `storm_drop::Copies`) find what they find reading it whole: the same
         /// hits, counts and drops. Storms of keywords as written and in other
-        /// spellings, with none, one or two of a few printable bytes between copies,
-        /// and other keywords' fragments among them; any part of them.
+        /// spellings, with one, two, or none, one or two of a few printable bytes
+        /// between copies, and other keywords' fragments among them; any part of
+        /// them.
         #[test]
         fn skipped_copies_hold_nothing_the_passes_find(
             storm in 0usize..7,
             case in any::<u8>(),
             between in "[ -~]{1,12}",
-            some in any::<bool>(),
+            gaps in 0u8..3,
             others in proptest::collection::vec((any::<prop::sample::Index>(), 1usize..12, 0usize..8000, any::<bool>()), 0..6),
             size in 1024usize..8000,
             cut in (0.0f64..0.5, 0.5f64..1.0),
@@ -5405,7 +5417,7 @@ mod tests {
             let word: Vec<u8> = (word.iter().enumerate())
                 .map(|(i, &c)| if case & 1 == 1 && case >> (i + 1) & 1 == 1 && c.is_ascii_alphabetic() { c ^ 0x20 } else { c })
                 .collect();
-            let mut text = storm_between(&word, size, between.as_bytes(), some);
+            let mut text = storm_between(&word, size, between.as_bytes(), gaps);
             for (which, n, at, upper) in &others {
                 let i = which.index(pre.patterns.len());
                 let kw = if *upper { pre.patterns[i].to_ascii_uppercase() } else { pre.patterns[i].clone() };

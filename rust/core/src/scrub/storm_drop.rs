@@ -501,38 +501,155 @@ pub(crate) type Sigs<'a> = (&'a [Vec<u8>], bool);
 pub(crate) type Owned<'a> = (&'a [u8], &'a [u8], usize);
 
 /// A storm's unit as written (its keyword, `ghp_` or `GHP_`), where a stretch of
-/// copies of it, each followed by at most one byte, is read by no Teddy pass (see
+/// copies of it, each followed by at most two bytes, is read by no Teddy pass (see
 /// [`copies`]): every window of four bytes or fewer in such a stretch lies in one
-/// copy, in two copies that meet, or in a copy, a byte between and the next copy
-/// (`u r u`); so where none of those holds a signature of the passes, none of the
-/// stretch's windows does. Which do is worked out once for the unit: the bytes
-/// `between` that may stand between two copies, and whether two may meet.
+/// copy, in two copies that meet, or in a copy, the one or two bytes between and the
+/// next copy (`u r u`, `u r s u`: a unit has three bytes or more, so no window of four
+/// reaches over two gaps); so where none of those holds a signature of the passes,
+/// none of the stretch's windows does. Which do is worked out once for the unit: the
+/// bytes `between` that may stand alone between two copies, the `pairs` that may stand
+/// there together, and whether two copies may meet.
 #[derive(Clone, Debug)]
 pub(crate) struct Copies {
     unit: [(__m256i, __m256i); 8],
     len: usize,
     between: Set,
+    /// `None` where no pair may stand between copies (none is looked for).
+    pairs: Option<PairSets>,
     joined: bool,
     /// How far inside a stretch a window must lie to be skipped (see
     /// [`Copies::of_keywords`]).
     pub(crate) margin: usize,
-    /// `between` byte by byte (tests).
+    /// `between` byte by byte, and the pairs (tests).
     #[cfg(test)]
     may: [bool; 256],
+    #[cfg(test)]
+    may_pairs: Option<Pairs>,
+}
+
+/// The pairs of bytes `r s` that may stand between two copies: which may stand
+/// depends on both bytes (`ghp_` then `_g` holds `p__g`'s signature, `_a` does not),
+/// so a set for each byte would keep out every byte unsafe beside some other. A pair
+/// is kept out by a window that holds its first byte only, its second only, or both:
+/// the first two are sets, the last a table of pairs (65,536 bits), looked up only
+/// where the first byte begins such a pair (looked up at every pair, the table cost
+/// as much as the passes it spared; a few such pairs compared at every step, `sk-`'s
+/// eight, nearly as much).
+#[derive(Clone, Debug)]
+struct Pairs {
+    first: [bool; 256],
+    second: [bool; 256],
+    /// The first bytes of the pairs in `both`, and their second bytes.
+    lead: [[bool; 256]; 2],
+    /// Pairs kept out by a window that holds both, a bit each.
+    both: Box<[u64; 1024]>,
+}
+
+impl Pairs {
+    fn all() -> Pairs {
+        Pairs {
+            first: [true; 256],
+            second: [true; 256],
+            lead: [[false; 256]; 2],
+            both: Box::new([0; 1024]),
+        }
+    }
+
+    /// Whether `r s` is kept out as a pair.
+    #[inline(always)]
+    fn kept_out(both: &[u64; 1024], r: u8, s: u8) -> bool {
+        let i = usize::from(r) << 8 | usize::from(s);
+        both[i / 64] >> (i % 64) & 1 == 1
+    }
+
+    /// Whether `r s` may stand between copies (tests).
+    #[cfg(test)]
+    fn may(&self, r: u8, s: u8) -> bool {
+        self.first[usize::from(r)]
+            && self.second[usize::from(s)]
+            && !Pairs::kept_out(&self.both, r, s)
+    }
+
+    /// Keep out the pairs whose bytes, as `read` reads them, are `need` (`None`: any
+    /// byte there).
+    fn forbid(&mut self, need: [Option<u8>; 2], read: impl Fn(u8) -> u8) {
+        let read = &read;
+        let ones = |c: u8| (0..=255u8).filter(move |&b| read(b) == c);
+        match need {
+            [Some(r), None] => ones(r).for_each(|b| self.first[usize::from(b)] = false),
+            [None, Some(s)] => ones(s).for_each(|b| self.second[usize::from(b)] = false),
+            [Some(r), Some(s)] => {
+                for x in ones(r) {
+                    self.lead[0][usize::from(x)] = true;
+                    for y in ones(s) {
+                        self.lead[1][usize::from(y)] = true;
+                        let i = usize::from(x) << 8 | usize::from(y);
+                        self.both[i / 64] |= 1 << (i % 64);
+                    }
+                }
+            }
+            [None, None] => self.first = [false; 256],
+        }
+    }
+
+    /// `None` where no pair may stand.
+    fn some(self) -> Option<Pairs> {
+        (self.first.contains(&true) && self.second.contains(&true)).then_some(self)
+    }
+}
+
+/// [`Pairs`] as [`copies`] looks them up: `first` and `second` `None` where any
+/// byte may stand there, `lead` where no pair is kept out (each lookup costs a storm
+/// of `ghp_` and two bytes a twentieth of its time). The table is read only where
+/// both bytes are those of some pair kept out.
+#[derive(Clone, Debug)]
+struct PairSets {
+    first: Option<Set>,
+    second: Option<Set>,
+    lead: Option<(Set, Set)>,
+    both: Box<[u64; 1024]>,
+}
+
+/// What `word` asks of the bytes between copies of `u`, `gap` bytes after each, where
+/// it lies at `p` over them (a copy at `0..len`, its gap at `len..len + gap`, the
+/// bytes between other copies any byte): `None` where a byte of a copy differs, else
+/// the bytes it puts at `len` and `len + 1` (`None`: it puts none there).
+fn lays(u: &[u8], gap: usize, word: &[u8], p: isize) -> Option<[Option<u8>; 2]> {
+    let (len, period) = (u.len() as isize, (u.len() + gap) as isize);
+    let mut need = [None; 2];
+    for (i, &c) in word.iter().enumerate() {
+        let x = p + i as isize;
+        let m = x.rem_euclid(period);
+        if m < len {
+            if u[m as usize] != c {
+                return None;
+            }
+        } else if x == len || x == len + 1 {
+            need[(x - len) as usize] = Some(c);
+        }
+    }
+    Some(need)
+}
+
+/// Whether `unit` may have stretches of copies: three to eight bytes, not ending as
+/// it begins (its copies would not be one after the other).
+fn may_repeat(unit: &[u8]) -> bool {
+    let len = unit.len();
+    (3..=8).contains(&len) && !(1..len).any(|n| unit[..n] == unit[len - n..])
 }
 
 impl Copies {
-    /// The unit's copies as `passes` read them; `None` where it is shorter than three
-    /// bytes or longer than eight, where two copies can overlap (a unit that ends as
-    /// it begins: its copies would not be one after the other), where one copy holds
-    /// a signature, or where a pass has one longer than four bytes (the argument above
-    /// holds for windows of up to four).
+    /// The unit's copies as `passes` read them; `None` where it may have no
+    /// stretches (see [`may_repeat`]), where one copy holds a signature, or where a
+    /// pass has one longer than four bytes (the argument above holds for windows of
+    /// up to four).
     pub(crate) fn of(unit: &[u8], passes: &[Sigs<'_>]) -> Option<Copies> {
         let len = unit.len();
-        if !(3..=8).contains(&len) || (1..len).any(|n| unit[..n] == unit[len - n..]) {
+        if !may_repeat(unit) {
             return None;
         }
         let mut between = [true; 256];
+        let mut pairs = Pairs::all();
         let mut joined = true;
         for &(sigs, lowered) in passes {
             let read = |b: u8| if lowered { b.to_ascii_lowercase() } else { b };
@@ -552,84 +669,114 @@ impl Copies {
                         }
                     }
                 }
+                // The windows of `u r s u` that hold `r` or `s`.
+                for w in len + 1 - n..len + 2 {
+                    if let Some(need) = lays(&u, 2, sig, w as isize) {
+                        pairs.forbid(need, read);
+                    }
+                }
             }
         }
-        Some(Copies::with(unit, between, joined, 0))
+        Some(Copies::with(unit, between, pairs.some(), joined, 0))
     }
 
     /// The unit's copies for a walk of `keywords` that finds them in any case (each
-    /// with a signature it holds and where), where only a keyword that may occur
-    /// matters: a signature in `u r u` (or in `u`) keeps `r` out (or the unit from
-    /// having copies) only where a keyword it begins fits stretches of copies one
-    /// byte apart, every other byte between them any byte. In `daaa` and a random byte, `daaaadaaa` holds `aaaa`, but
-    /// no 21 `a`s (Twitter's keyword). So that such a keyword lies in the stretch,
-    /// a window is skipped only `margin` bytes (the longest keyword whose signature
-    /// occurs in `u r u` or `u`) inside it, and copies may not meet (the stretch is
-    /// then copies exactly one byte apart).
-    pub(crate) fn of_keywords(unit: &[u8], keywords: &[Owned<'_>]) -> Option<Copies> {
+    /// with a signature it holds and where), the copies `gap` bytes apart (one or
+    /// two), where only a keyword that may occur matters: a signature in `u r u` or
+    /// `u r s u` (or in `u`) keeps `r` or `r s` out (or the unit from having copies)
+    /// only where a keyword it begins fits stretches of copies `gap` bytes apart,
+    /// every other byte between them any byte. In `daaa` and a random byte,
+    /// `daaaadaaa` holds `aaaa`, but no 21 `a`s (Twitter's keyword). So that such a
+    /// keyword lies in the stretch, a window is skipped only `margin` bytes (the
+    /// longest keyword whose signature occurs in `u r u`, `u r s u` or `u`) inside
+    /// it, copies may not meet, and only `gap` bytes may stand between them (the
+    /// stretch is then copies exactly `gap` bytes apart).
+    pub(crate) fn of_keywords(unit: &[u8], gap: usize, keywords: &[Owned<'_>]) -> Option<Copies> {
         let len = unit.len();
-        if !(3..=8).contains(&len) || (1..len).any(|n| unit[..n] == unit[len - n..]) {
+        if !may_repeat(unit) || !(1..=2).contains(&gap) {
             return None;
         }
         let u = unit.to_ascii_lowercase();
-        let period = len as isize + 1;
-        // The byte at `x` of copies one byte apart, the one at `len` being `r`:
-        // `None` where any byte may be.
-        let at = |x: isize, r: Option<u8>| match x.rem_euclid(period) as usize {
-            m if m < len => Some(u[m]),
-            _ if x == len as isize => r.map(|r| r.to_ascii_lowercase()),
-            _ => None,
-        };
-        // Whether `keyword` fits with the signature at `w` held at `off` in it.
-        let fits = |keyword: &[u8], off: usize, w: usize, r: Option<u8>| {
-            let p = w as isize - off as isize;
-            (keyword.iter().enumerate()).all(|(i, &c)| at(p + i as isize, r).is_none_or(|b| b == c))
-        };
-        let mut between = [true; 256];
+        let lower = |b: u8| b.to_ascii_lowercase();
+        let mut between = [gap == 1; 256];
+        let mut pairs = Pairs::all();
         let mut margin = 0;
         for &(keyword, sig, off) in keywords {
             let n = sig.len();
             if n == 0 || n > 4 {
                 return None;
             }
+            let at = |w: usize| w as isize - off as isize;
             // Where the signature occurs, its keyword must lie in the stretch for
             // its misfit to count.
             let mut inside = (0..(len + 1).saturating_sub(n)).filter(|&w| u[w..w + n] == *sig);
             if inside.any(|w| {
                 margin = margin.max(keyword.len());
-                fits(keyword, off, w, None)
+                lays(&u, gap, keyword, at(w)).is_some()
             }) {
                 return None;
             }
-            for j in 0..n {
-                if sig[..j] == u[len - j..] && sig[j + 1..] == u[..n - 1 - j] {
-                    margin = margin.max(keyword.len());
-                    for r in 0..=255u8 {
-                        if r.to_ascii_lowercase() == sig[j] && fits(keyword, off, len - j, Some(r))
-                        {
-                            between[usize::from(r)] = false;
-                        }
+            // The windows that hold a byte between.
+            for w in len + 1 - n..len + gap {
+                if lays(&u, gap, sig, w as isize).is_none() {
+                    continue;
+                }
+                margin = margin.max(keyword.len());
+                let Some(need) = lays(&u, gap, keyword, at(w)) else {
+                    continue;
+                };
+                if gap == 1 {
+                    for r in (0..=255u8).filter(|&r| need[0].is_none_or(|c| lower(r) == c)) {
+                        between[usize::from(r)] = false;
                     }
+                } else {
+                    pairs.forbid(need, lower);
                 }
             }
         }
-        Some(Copies::with(unit, between, false, margin))
+        let pairs = if gap == 2 { pairs.some() } else { None };
+        Some(Copies::with(unit, between, pairs, false, margin))
     }
 
-    fn with(unit: &[u8], between: [bool; 256], joined: bool, margin: usize) -> Copies {
-        let mut bits = [0u8; 32];
-        for (r, _) in between.iter().enumerate().filter(|(_, &b)| b) {
-            bits[r / 8] |= 1 << (r % 8);
-        }
+    fn with(
+        unit: &[u8],
+        between: [bool; 256],
+        pairs: Option<Pairs>,
+        joined: bool,
+        margin: usize,
+    ) -> Copies {
+        let set = |may: &[bool; 256]| {
+            let mut bits = [0u8; 32];
+            for (r, _) in may.iter().enumerate().filter(|(_, &b)| b) {
+                bits[r / 8] |= 1 << (r % 8);
+            }
+            Set::of(&bits)
+        };
         Copies {
             unit: as_written(unit),
             len: unit.len(),
-            between: Set::of(&bits),
+            between: set(&between),
+            pairs: pairs.as_ref().map(|p| PairSets {
+                first: p.first.contains(&false).then(|| set(&p.first)),
+                second: p.second.contains(&false).then(|| set(&p.second)),
+                lead: p.lead[0]
+                    .contains(&true)
+                    .then(|| (set(&p.lead[0]), set(&p.lead[1]))),
+                both: p.both.clone(),
+            }),
             joined,
             margin,
             #[cfg(test)]
             may: between,
+            #[cfg(test)]
+            may_pairs: pairs,
         }
+    }
+
+    /// Whether `r s` may stand between two copies (tests).
+    #[cfg(test)]
+    fn may_pair(&self, r: u8, s: u8) -> bool {
+        self.may_pairs.as_ref().is_some_and(|p| p.may(r, s))
     }
 }
 
@@ -652,6 +799,7 @@ pub(crate) fn copies(
         unit,
         len,
         between,
+        pairs,
         joined,
         ..
     } = copies;
@@ -667,6 +815,8 @@ pub(crate) fn copies(
             let (mut starts, mut may, mut held) = ([0u64; 3], [0u64; 3], [0u64; 3]);
             let mut fine = [0u64; 2];
             let mut spilled = 0u64;
+            // The second byte of a pair that stands at the step's last position.
+            let mut carried = 0u64;
             for s in 0..steps + 2 {
                 let p = at + s * LANES;
                 let (e, m) = if s <= steps && p + LANES + 8 <= hay.len() {
@@ -692,6 +842,39 @@ pub(crate) fn copies(
                 if !joined {
                     f &= !(starts[1] & left);
                 }
+                // Two bytes between copies: a pair that may stand there.
+                if let Some(pairs) = pairs {
+                    let ahead = u128::from(held[0]) << 64 | u128::from(held[1]);
+                    let first = left & !held[1] & !right & (ahead >> 2) as u64;
+                    f |= carried;
+                    carried = 0;
+                    if first != 0 {
+                        let q = at + (s - 1) * LANES;
+                        let mut pair = first;
+                        if let Some(set) = pairs.first {
+                            pair &= of64(simd, hay, q, set);
+                        }
+                        if let Some(set) = pairs.second {
+                            pair &= of64(simd, hay, q + 1, set);
+                        }
+                        // Those that may be a pair kept out, one by one.
+                        let mut lead = match pairs.lead {
+                            Some((x, y)) if pair != 0 => {
+                                pair & of64(simd, hay, q, x) & of64(simd, hay, q + 1, y)
+                            }
+                            _ => 0,
+                        };
+                        while lead != 0 {
+                            let i = lead.trailing_zeros() as usize;
+                            if Pairs::kept_out(&pairs.both, hay[q + i], hay[q + i + 1]) {
+                                pair &= !(1 << i);
+                            }
+                            lead &= lead - 1;
+                        }
+                        f |= pair | pair << 1;
+                        carried = pair >> 63;
+                    }
+                }
                 fine = [f, fine[0]];
                 // The step before that: four fine bytes from the position.
                 if s >= 2 {
@@ -711,22 +894,36 @@ mod tests {
 
     /// For a walk, a signature in `u r u` keeps `r` out only where a keyword it
     /// begins fits copies one byte apart: `daaaadaaa` holds `aaaa`, but no 21 `a`s
-    /// (then a window is skipped 21 bytes inside a stretch), while `daaaa` fits.
+    /// (then a window is skipped 21 bytes inside a stretch), while `daaaa` fits. With
+    /// two bytes between copies, the same for `u r s u` and pairs.
     #[test]
     fn a_walks_copies_ask_whether_the_keyword_fits() {
         let twitter = [b'a'; 21];
-        let got = Copies::of_keywords(b"daaa", &[(&twitter, b"aaaa", 0)]).expect("copies");
+        let got = Copies::of_keywords(b"daaa", 1, &[(&twitter, b"aaaa", 0)]).expect("copies");
         assert!(got.may[usize::from(b'a')] && got.may[usize::from(b'A')]);
-        assert_eq!((got.margin, got.joined), (21, false));
-        let got = Copies::of_keywords(b"daaa", &[(b"daaaa", b"aaaa", 1)]).expect("copies");
+        assert_eq!(
+            (got.margin, got.joined, got.may_pair(b'a', b'a')),
+            (21, false, false)
+        );
+        let got = Copies::of_keywords(b"daaa", 1, &[(b"daaaa", b"aaaa", 1)]).expect("copies");
         assert!(!got.may[usize::from(b'a')] && !got.may[usize::from(b'A')]);
         assert!(got.may[usize::from(b'b')]);
+        // Two bytes between: no byte stands alone; `daaaa` keeps out pairs that begin
+        // with `a`, 21 `a`s none.
+        let got = Copies::of_keywords(b"daaa", 2, &[(&twitter, b"aaaa", 0)]).expect("copies");
+        assert!(got.may_pair(b'a', b'a') && got.may_pair(b'A', b'x'));
+        assert_eq!((got.margin, got.may[usize::from(b'x')]), (21, false));
+        let got = Copies::of_keywords(b"daaa", 2, &[(b"daaaa", b"aaaa", 1)]).expect("copies");
+        assert!(!got.may_pair(b'a', b'x') && !got.may_pair(b'A', b'a'));
+        assert!(got.may_pair(b'x', b'a') && got.may_pair(b'b', b'b'));
         // A signature in one copy: none where its keyword fits, whatever byte stands
-        // between (`adaaa`), copies where it cannot (`daaaxa`: the next copy's `d`).
-        assert!(Copies::of_keywords(b"daaa", &[(b"adaaa", b"daaa", 1)]).is_none());
-        assert!(Copies::of_keywords(b"daaa", &[(b"daaaxa", b"daaa", 0)]).is_some());
+        // between (`adaaa`), copies where it cannot (`daaaxa`: the next copy's `d`,
+        // one byte on; two bytes on, it fits).
+        assert!(Copies::of_keywords(b"daaa", 1, &[(b"adaaa", b"daaa", 1)]).is_none());
+        assert!(Copies::of_keywords(b"daaa", 1, &[(b"daaaxa", b"daaa", 0)]).is_some());
+        assert!(Copies::of_keywords(b"daaa", 2, &[(b"daaaxa", b"daaa", 0)]).is_none());
         // Where no signature occurs, no margin.
-        let got = Copies::of_keywords(b"hava", &[(&twitter, b"aaaa", 0)]).expect("copies");
+        let got = Copies::of_keywords(b"hava", 1, &[(&twitter, b"aaaa", 0)]).expect("copies");
         assert_eq!(got.margin, 0);
     }
 
@@ -829,13 +1026,13 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(1000))]
 
         /// The windows [`copies`] marks are exactly those whose four bytes each lie
-        /// in a copy of the unit (as written, from `at` on) or are one byte between
-        /// two that [`Copies::of`] lets stand there (and no copy meets the one before
-        /// where two may not meet), in a step whose bytes all lie in the text; and no
-        /// signature of a pass (as it reads the text: lowercased or as written)
-        /// begins at one. Texts of copies and zero to two bytes between (from a few
-        /// bytes the signatures hold); signatures cut from `u r u`, `u u` and the
-        /// unit in a random case, and random ones.
+        /// in a copy of the unit (as written, from `at` on) or are one byte, or a
+        /// pair, between two that [`Copies::of`] lets stand there (and no copy meets
+        /// the one before where two may not meet), in a step whose bytes all lie in
+        /// the text; and no signature of a pass (as it reads the text: lowercased or
+        /// as written) begins at one. Texts of copies and zero to two bytes between
+        /// (from a few bytes the signatures hold); signatures cut from `u r u`,
+        /// `u r s u`, `u u` and the unit in a random case, and random ones.
         #[test]
         fn copies_mark_the_windows_no_signature_begins_at(
             unit in "[a-zA-Z_-]{3,6}",
@@ -856,8 +1053,10 @@ mod tests {
             let mut sigs: [Vec<Vec<u8>>; 2] = [Vec::new(), Vec::new()];
             for &(from, n, r, case, pass) in &cut {
                 let r = bytes[usize::from(r) % bytes.len()];
+                let r2 = bytes[(case >> 8) as usize % bytes.len()];
                 let text = match pass {
-                    0..12 => [u, &[r], u].concat(),
+                    0..7 => [u, &[r], u].concat(),
+                    7..12 => [u, &[r, r2], u].concat(),
                     12..19 => [u, u].concat(),
                     _ => u.to_vec(),
                 };
@@ -905,8 +1104,17 @@ mod tests {
                     && copies.may[usize::from(hay[p])]
                     && held(p - 1)
                     && held(p + 1);
+                // The first byte of two between copies, where the pair may stand.
+                let pair = |p: usize| p > at
+                    && read(p)
+                    && held(p - 1)
+                    && !held(p)
+                    && !held(p + 1)
+                    && held(p + 2)
+                    && copies.may_pair(hay[p], hay[p + 1]);
                 let meets = starts(p) && p > at && held(p - 1);
-                (held(p) || between) && (copies.joined || !meets)
+                (held(p) || between || pair(p) || (p > at && pair(p - 1)))
+                    && (copies.joined || !meets)
             };
             for (s, &word) in out.iter().enumerate() {
                 for i in 0..LANES {
