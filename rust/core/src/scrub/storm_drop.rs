@@ -752,24 +752,26 @@ impl Copies {
             }
             Set::of(&bits)
         };
+        #[cfg(test)]
+        let may_pairs = pairs.clone();
         Copies {
             unit: as_written(unit),
             len: unit.len(),
             between: set(&between),
-            pairs: pairs.as_ref().map(|p| PairSets {
+            pairs: pairs.map(|p| PairSets {
                 first: p.first.contains(&false).then(|| set(&p.first)),
                 second: p.second.contains(&false).then(|| set(&p.second)),
                 lead: p.lead[0]
                     .contains(&true)
                     .then(|| (set(&p.lead[0]), set(&p.lead[1]))),
-                both: p.both.clone(),
+                both: p.both,
             }),
             joined,
             margin,
             #[cfg(test)]
             may: between,
             #[cfg(test)]
-            may_pairs: pairs,
+            may_pairs,
         }
     }
 
