@@ -4335,6 +4335,41 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// A walked part's unit is found from wherever the part begins: copies of `hava`
+    /// with one byte of a sequence between, or two, read from each offset of a
+    /// period give the unit as it follows the bytes between (so rotated where the
+    /// part begins inside a copy), and the bytes between; text with no period gives
+    /// none, and so does a period with bytes between that are not one after the other.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_walks_unit_is_found_one_or_two_bytes_apart() {
+        for gap in 1..=2 {
+            let text = storm_between(b"hava", 400, b"aZ09_-.:= ", if gap == 1 { 0 } else { 2 });
+            let period = 4 + gap;
+            for at in 0..period {
+                let (unit, got) = unit_of(&text, at).expect("a unit");
+                // The copy after the first bytes between at or after `at`.
+                let start = (at..).find(|&p| p % period == 4 + gap - 1).unwrap() + 1;
+                assert_eq!((unit, got), (&text[start..start + 4], gap), "at {at}");
+            }
+        }
+        let mut x = 7u64;
+        let noise: Vec<u8> = (0..200)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                b'a' + (x % 26) as u8
+            })
+            .collect();
+        assert_eq!(unit_of(&noise, 0), None);
+        // Two places a period that are not one after the other: `hXvY` and a byte.
+        let apart: Vec<u8> = (0..100)
+            .flat_map(|i: u8| [b'h', i, b'v', i / 2, b'a'])
+            .collect();
+        assert_eq!(unit_of(&apart, 0), None);
+    }
+
     /// A small slice the sieve flags at most bytes of (a run of `a`: the Twitter
     /// keyword, 21 `A`s, found ignoring case) sends the small slices after it to the
     /// walk while they have hits; the first without one goes back to the sieve.
