@@ -216,6 +216,10 @@ fn worst_tests() {
         let name = format!("varied storm {unit:?}, two between");
         add(name, &|| varied_storm_by(unit, n, 2));
     }
+    for (unit, between) in SPREAD_STORMS {
+        let name = format!("varied storm {unit:?}, {between} between");
+        add(name, &|| varied_storm_by(unit, n, between));
+    }
     add("runs of a, no period".into(), &|| runs_of_a(n));
     let rates = inputs
         .iter()

@@ -366,7 +366,7 @@ fn repeated_credentials_are_copied() {
 }
 
 /// Storms that do not repeat (see [`varied_storm`], [`WRONG_CASE_STORMS`],
-/// [`LOOK_ALIKE_STORMS`], [`TWO_BETWEEN_STORMS`] and [`runs_of_a`]; the `worst`
+/// [`LOOK_ALIKE_STORMS`], [`TWO_BETWEEN_STORMS`], [`SPREAD_STORMS`] and [`runs_of_a`]; the `worst`
 /// example's inputs of those names), where the text has no period and every hit is
 /// read: the work stays linear, at most 16 units a byte, memory bounded, and the
 /// output does not depend on the chunking. (scrubber.md: "What an attacker can still
@@ -380,6 +380,7 @@ fn storms_that_do_not_repeat_are_linear_and_split_invariant() {
         .chain(LOOK_ALIKE_STORMS))
     .map(|unit| (unit, varied_storm(unit, SIZE)))
     .chain(TWO_BETWEEN_STORMS.map(|unit| (unit, varied_storm_by(unit, SIZE, 2))))
+    .chain(SPREAD_STORMS.map(|(unit, n)| (unit, varied_storm_by(unit, SIZE, n))))
     .chain([("runs of a", runs_of_a(SIZE))]);
     for (unit, text) in inputs {
         let whole = run(&text, SIZE).out;

@@ -839,8 +839,12 @@ pub(crate) const BLOCK: usize = 4096;
 const TEDDY_READ: usize = 4 * BLOCK;
 /// A dense part whose gates drop a hit of one keyword every this many bytes or more
 /// is read as a storm of it (see [`Prefilter::storm_part`]), while its bulk drop keeps
-/// dropping as many.
-const STORM_EVERY: usize = 16;
+/// dropping as many: as often as a dense block holds a hit (see [`DENSE_HITS`]). A
+/// storm part costs its scan and its drop, a walked one a step a byte and a gate a
+/// hit: without the sieve, storms of `ghp_`, `AZDO` and `sk-` with 5 to 60 random
+/// bytes between copies read as storms at ~550-700 MB/s, and walked (at 16, as they
+/// were from 5 bytes apart on) at ~210-400.
+const STORM_EVERY: usize = 64;
 /// The shortest dense part read as a storm (see [`Prefilter::storm_part`]).
 const STORM_PART: usize = 256;
 /// The first block of a slice that does not start dense, through the sieve or Teddy (see
@@ -1250,24 +1254,42 @@ struct Top {
     /// copy.
     misspelled: usize,
     /// The keyword whose hits were most often dropped or spelled as it cannot be,
-    /// how many, and whether most were spelled so: without the sieve, a storm of
-    /// either is read as one (see [`Prefilter::storm_teddy`]).
-    stray: (u32, u32, bool),
+    /// how many of each: without the sieve, a storm of either is read as one (see
+    /// [`Prefilter::storm_teddy`]).
+    stray: (u32, u32, u32),
 }
 
 impl Top {
     /// The most dropped of `recent`'s keywords, if more than this one's; and the
-    /// most dropped or misspelled.
+    /// most dropped or misspelled. A keyword's counts add up over the walk's calls (a
+    /// block's chains are resolved apart; counted by the chain, a part was a storm at
+    /// half the density [`STORM_EVERY`] says).
     fn note(&mut self, recent: &Recent<'_>) {
         for slot in &recent.slots {
-            if slot.dropped > self.dropped {
-                (self.keyword, self.dropped) = (slot.keyword, slot.dropped);
+            let dropped = slot.dropped
+                + if slot.keyword == self.keyword {
+                    self.dropped
+                } else {
+                    0
+                };
+            if dropped > self.dropped {
+                (self.keyword, self.dropped) = (slot.keyword, dropped);
             }
-            let stray = slot.dropped + slot.misspelled;
-            if stray > self.stray.1 {
-                self.stray = (slot.keyword, stray, slot.misspelled > slot.dropped);
+            let mut stray = (slot.keyword, slot.dropped, slot.misspelled);
+            if slot.keyword == self.stray.0 {
+                (stray.1, stray.2) = (stray.1 + self.stray.1, stray.2 + self.stray.2);
+            }
+            if stray.1 + stray.2 > self.stray.1 + self.stray.2 {
+                self.stray = stray;
             }
         }
+    }
+
+    /// The keyword most often dropped or misspelled, how many, and whether most were
+    /// misspelled.
+    fn stray(&self) -> (u32, u32, bool) {
+        let (k, dropped, misspelled) = self.stray;
+        (k, dropped + misspelled, misspelled > dropped)
     }
 }
 
@@ -3089,7 +3111,7 @@ impl Prefilter {
                 // other case (`akia`) is one too: Teddy stops at each of its hits.
                 let (keyword, dropped, misspelled) = match sieve {
                     Some(_) => (top.keyword, top.dropped, false),
-                    None => top.stray,
+                    None => top.stray(),
                 };
                 // (A period's part, between copies, is no storm.) Without the sieve,
                 // one of a keyword found as written needs no drop: those in the
@@ -4308,7 +4330,7 @@ pub(crate) fn varied_storm(unit: &[u8], size: usize) -> Vec<u8> {
 }
 
 /// [`varied_storm`] with the bytes between copies picked from `between`, and between
-/// two copies by `gaps`: 0 one of them, 1 none, one or two, 2 two (tests).
+/// two copies by `gaps`: 0 one of them, 1 none, one or two, `n` from 2 on `n` (tests).
 #[cfg(test)]
 pub(crate) fn storm_between(unit: &[u8], size: usize, between: &[u8], gaps: u8) -> Vec<u8> {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
@@ -4321,10 +4343,12 @@ pub(crate) fn storm_between(unit: &[u8], size: usize, between: &[u8], gaps: u8) 
         let n = match gaps {
             0 => 1,
             1 => [1, 1, 1, 1, 0, 2][(x >> 32) as usize % 6],
-            _ => 2,
+            n => usize::from(n),
         };
         for j in 0..n {
-            text.push(between[(x >> (8 * j)) as usize % between.len()]);
+            text.push(
+                between[(x >> (8 * (j % 8))).wrapping_add(j as u64 >> 3) as usize % between.len()],
+            );
         }
     }
     text
@@ -4334,6 +4358,48 @@ pub(crate) fn storm_between(unit: &[u8], size: usize, between: &[u8], gaps: u8) 
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// A dense part is a storm of a keyword where its gates drop one of its hits every
+    /// 64 bytes or more, counted over the part (at one every 16, counted by the chain
+    /// of the walk, copies five bytes apart or more were walked hit by hit). Storms of
+    /// `ghp_`, `AZDO` and `sk-` with 8 to 56 bytes between copies, read in 64 KiB
+    /// slices, are storms of their keyword at the end of every slice, with the sieve
+    /// where the CPU has it and without. (That a storm part reports the walk's hits:
+    /// `storm_parts_through_teddy_report_the_walks_hits` and the sieve's tests.)
+    #[test]
+    fn spread_storms_are_storms() {
+        let set = crate::scrub::RuleSet::builtin();
+        for pre in [&set.prefilter, &set.prefilter_without_sieve()] {
+            for (unit, between) in [
+                ("ghp_", 8u8),
+                ("AZDO", 8),
+                ("sk-", 16),
+                ("AZDO", 40),
+                ("ghp_", 56),
+            ] {
+                let mut text = storm_between(unit.as_bytes(), 4 << 16, b"aZ09_-.:= ", between);
+                text.truncate(4 << 16);
+                let lowered = unit.to_ascii_lowercase();
+                let k = (0..pre.patterns.len() as u32)
+                    .find(|&k| pre.patterns[k as usize] == lowered.as_bytes())
+                    .expect("a keyword");
+                let (mut scratch, mut dense) = (Scratch::default(), false);
+                let mut storms = 0;
+                for piece in text.chunks(1 << 16) {
+                    let mut hits = Vec::new();
+                    pre.find_gated(
+                        piece,
+                        &mut scratch,
+                        &mut hits,
+                        &mut dense,
+                        (true, None, usize::MAX),
+                    );
+                    storms += usize::from(scratch.storm.keyword == Some(k));
+                }
+                assert_eq!(storms, 4, "{unit:?} with {between} bytes between");
+            }
+        }
+    }
 
     /// A walked part's unit is found from wherever the part begins: copies of `hava`
     /// with one byte of a sequence between, or two, read from each offset of a
