@@ -3325,13 +3325,31 @@ impl Prefilter {
         }
         found += self.short_hits(hay, (at, to), hits);
         // Their hits pass their gates too: in a storm of `AZDO` and a random byte,
-        // `azdoaazdo` holds `oaa`, a keyword, every ten copies.
+        // `azdoaazdo` holds `oaa`, a keyword, every ten copies. The two-byte keywords'
+        // too, as the walk's: `ACCESSKEY` holds `SK`, Twilio's (their hits come last,
+        // a keyword's in order, each carrying the run before its last).
+        let (gates, kill) = (gating.gates, gating.kill);
         let mut recent = Recent::new(gating);
         let mut kept = first;
+        let mut short: (u32, Option<RunBefore>) = (u32::MAX, None);
         for i in first..hits.len() {
             let (k, h) = hits[i];
             let len = self.patterns[k as usize].len();
-            if len < 3 || recent.opens(k, hay, h, len) == Some(true) {
+            let opens = if len < 3 {
+                if short.0 != k {
+                    short = (k, None);
+                }
+                short_opens(
+                    (gates.get(k), kill.map(|kill| (kill, k))),
+                    hay,
+                    h,
+                    len,
+                    &mut short.1,
+                )
+            } else {
+                recent.opens(k, hay, h, len) == Some(true)
+            };
+            if opens {
                 hits[kept] = (k, h);
                 kept += 1;
             }
