@@ -1863,8 +1863,9 @@ struct Copying {
 #[cfg(target_arch = "x86_64")]
 impl Copying {
     /// The index of `unit` (for keyword `k`'s storm, or for the walk's keywords
-    /// `u32::MAX` less the bytes between copies), its copies worked out by `make` at its first part; `None` where it
-    /// has none, or where [`UNITS`] others were worked out first.
+    /// `u32::MAX` less the bytes between copies), its copies worked out by `make` at
+    /// its first part; `None` where it has none, or where [`UNITS`] others were
+    /// worked out first.
     fn copies_of(
         &mut self,
         k: u32,
@@ -3451,9 +3452,9 @@ impl Prefilter {
 
     /// Without the sieve, the window starts of the dense part `at..to` of `hay` to
     /// walk, where it begins as copies of a unit, each followed by one byte or two
-    /// (see [`unit_of`]): all but long stretches of copies where no keyword the walk finds
-    /// can begin (see [`storm_drop::Copies::of_keywords`]: no hit's signature begins
-    /// in them). `None` where it does not begin so, where the unit has no such
+    /// (see [`unit_of`]): all but long stretches of copies where no keyword the walk
+    /// finds can begin (see [`storm_drop::Copies::of_keywords`]: no hit's signature
+    /// begins in them). `None` where it does not begin so, where the unit has no such
     /// stretches, where looking has not paid lately, or where the CPU has no AVX2:
     /// the part is walked whole.
     fn unit_reads<'c>(
