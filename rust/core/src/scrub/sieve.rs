@@ -882,7 +882,7 @@ impl Storm {
     /// Whether the keyword's own hit at `hay[at..]` cannot match: it occurs there,
     /// and the runs after and before it end too soon (tests).
     #[cfg(test)]
-    fn dies_one(&self, hay: &[u8], at: usize) -> bool {
+    pub(crate) fn dies_one(&self, hay: &[u8], at: usize) -> bool {
         let has = |bits: &[u8; 32], b: u8| bits[usize::from(b / 8)] >> (b % 8) & 1 == 1;
         let n = self.n.min(STORM_RUN);
         let back_n = self.back_n.min(STORM_RUN).min(at);
