@@ -845,6 +845,13 @@ const TEDDY_READ: usize = 4 * BLOCK;
 /// bytes between copies read as storms at ~550-700 MB/s, and walked (at 16, as they
 /// were from 5 bytes apart on) at ~210-400.
 const STORM_EVERY: usize = 64;
+/// Without the sieve, a storm part read by Teddy stays one while its bulk drop drops
+/// a hit every this many bytes or more, and a block through Teddy that holds as many
+/// hits, most of them one keyword's, starts one (see [`Prefilter::spread_storm`]). A
+/// storm part reads such text at ~700-770 MB/s whatever the distance; the passes,
+/// stopping at each copy, at ~450 with copies 64 bytes apart, ~600 at 128 and ~800 at
+/// 256: at 256 the storm part was the slower.
+const SPREAD_EVERY: usize = 160;
 /// The shortest dense part read as a storm (see [`Prefilter::storm_part`]).
 const STORM_PART: usize = 256;
 /// The first block of a slice that does not start dense, through the sieve or Teddy (see
@@ -2846,6 +2853,12 @@ impl Prefilter {
                         found * BLOCK >= 2 * DENSE_HITS * (to - at)
                     } else {
                         found * BLOCK >= DENSE_HITS * (to - at)
+                            // A storm part read by Teddy while its keyword's copies
+                            // lie no further apart than `SPREAD_EVERY`.
+                            || (dense_block
+                                && sieve.is_none()
+                                && storm.keyword.is_some()
+                                && found * SPREAD_EVERY >= to - at)
                             || (ask && repeats(hay, dense, gated, (at, to), period))
                             // Without the sieve, a block many of whose places
                             // (sampled) Teddy's fat passes flag: it verifies them in
@@ -2857,6 +2870,20 @@ impl Prefilter {
                     };
                     if crowded {
                         period.crowded.answer(dense_block);
+                    }
+                    // Without the sieve, a block through Teddy most of whose hits are
+                    // one keyword's, a hit every `SPREAD_EVERY` bytes or more, is a
+                    // storm of it whose copies lie far apart: every copy was a stop of
+                    // Teddy and a candidate of the scrubber (copies of `sk-` 80 bytes
+                    // apart read at ~380 MB/s). The next block is read as a storm
+                    // part, the keyword left out of the passes and its places dropped
+                    // in bulk (see `storm_teddy`).
+                    if !dense_block && gated && sieve.is_none() {
+                        if let Some(k) = self.spread_storm(keywords, &hits[before..], to - at) {
+                            storm.keyword = Some(k);
+                            storm.other_case = false;
+                            dense_block = true;
+                        }
                     }
                     at = to;
                     // A run counts as one hit: it costs the stream one candidate.
@@ -3080,7 +3107,9 @@ impl Prefilter {
                             *storm_dropped += dropped + stray;
                         }
                         *misspelled += stray;
-                        if (dropped + stray) * STORM_EVERY < b - a {
+                        // (Its copies may lie further apart than they do where a
+                        // storm begins: see `spread_storm`.)
+                        if (dropped + stray) * SPREAD_EVERY < b - a {
                             storm.set(None);
                         }
                         // Its passes found the two-byte keywords too.
@@ -3402,6 +3431,34 @@ impl Prefilter {
         }
         sort_by_start(&mut hits[first..]);
         Some((found, dropped, misspelled))
+    }
+
+    /// Without the sieve, the keyword of a storm whose copies lie far apart, where
+    /// `hits` (a block of `len` bytes through Teddy, not dense) has one: a hit every
+    /// [`SPREAD_EVERY`] bytes or more, seven in eight of them one keyword's, which a
+    /// storm part reads with its places marked (see [`Prefilter::storm_teddy`]).
+    fn spread_storm(&self, keywords: &Keywords, hits: &[Hit], len: usize) -> Option<u32> {
+        if hits.len() * SPREAD_EVERY < len {
+            return None;
+        }
+        // The most frequent keyword: a majority's, found by Boyer and Moore's vote.
+        let (mut k, mut votes) = (u32::MAX, 0usize);
+        for &(h, _) in hits {
+            if votes == 0 {
+                k = h;
+            }
+            votes = if h == k { votes + 1 } else { votes - 1 };
+        }
+        let n = hits.iter().filter(|&&(h, _)| h == k).count();
+        if 8 * n < 7 * hits.len() {
+            return None;
+        }
+        let dense = &keywords.dense;
+        let without = (keywords.without.get(k as usize)?)
+            .get_or_init(|| self.without(keywords, k))
+            .as_ref()?;
+        let marked = dense.storm(k, &self.patterns).is_some() || without.exact.is_some();
+        (dense.drops_storms() && marked).then_some(k)
     }
 
     /// Set `copying.reads` to the window starts of the storm part `at..to` of `hay`
@@ -4383,10 +4440,30 @@ mod tests {
     /// of the walk, copies five bytes apart or more were walked hit by hit). Storms of
     /// `ghp_`, `AZDO` and `sk-` with 8 to 56 bytes between copies, read in 64 KiB
     /// slices, are storms of their keyword at the end of every slice, with the sieve
-    /// where the CPU has it and without. (That a storm part reports the walk's hits:
+    /// where the CPU has it and without. Without the sieve, so are storms with 64 to
+    /// 128 bytes between copies, whose blocks through Teddy are not dense (see
+    /// `spread_storm`). (That a storm part reports the walk's hits:
     /// `storm_parts_through_teddy_report_the_walks_hits` and the sieve's tests.)
     #[test]
     fn spread_storms_are_storms() {
+        // After how many of four slices of 64 KiB the storm is one of its keyword.
+        let storms = |pre: &Prefilter, unit: &str, between: u8| {
+            let mut text = storm_between(unit.as_bytes(), 4 << 16, b"aZ09_-.:= ", between);
+            text.truncate(4 << 16);
+            let lowered = unit.to_ascii_lowercase();
+            let k = (0..pre.patterns.len() as u32)
+                .find(|&k| pre.patterns[k as usize] == lowered.as_bytes())
+                .expect("a keyword");
+            let (mut scratch, mut dense) = (Scratch::default(), false);
+            let mut storms = 0;
+            for piece in text.chunks(1 << 16) {
+                let mut hits = Vec::new();
+                let gated = (true, None, usize::MAX);
+                pre.find_gated(piece, &mut scratch, &mut hits, &mut dense, gated);
+                storms += usize::from(scratch.storm.keyword == Some(k));
+            }
+            storms
+        };
         let set = crate::scrub::RuleSet::builtin();
         for pre in [&set.prefilter, &set.prefilter_without_sieve()] {
             for (unit, between) in [
@@ -4396,26 +4473,17 @@ mod tests {
                 ("AZDO", 40),
                 ("ghp_", 56),
             ] {
-                let mut text = storm_between(unit.as_bytes(), 4 << 16, b"aZ09_-.:= ", between);
-                text.truncate(4 << 16);
-                let lowered = unit.to_ascii_lowercase();
-                let k = (0..pre.patterns.len() as u32)
-                    .find(|&k| pre.patterns[k as usize] == lowered.as_bytes())
-                    .expect("a keyword");
-                let (mut scratch, mut dense) = (Scratch::default(), false);
-                let mut storms = 0;
-                for piece in text.chunks(1 << 16) {
-                    let mut hits = Vec::new();
-                    pre.find_gated(
-                        piece,
-                        &mut scratch,
-                        &mut hits,
-                        &mut dense,
-                        (true, None, usize::MAX),
-                    );
-                    storms += usize::from(scratch.storm.keyword == Some(k));
-                }
-                assert_eq!(storms, 4, "{unit:?} with {between} bytes between");
+                let n = storms(pre, unit, between);
+                assert_eq!(n, 4, "{unit:?} with {between} bytes between");
+            }
+        }
+        // Without the sieve, copies further apart, through Teddy, start storm parts.
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            let pre = set.prefilter_without_sieve();
+            for (unit, between) in [("sk-", 64u8), ("ghp_", 96), ("AZDO", 120), ("eyJ", 128)] {
+                let n = storms(&pre, unit, between);
+                assert_eq!(n, 4, "{unit:?} with {between} bytes between");
             }
         }
     }

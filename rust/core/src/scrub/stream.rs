@@ -2819,6 +2819,34 @@ mod tests {
             prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
         }
 
+        /// Storms whose copies lie far apart: a keyword, then 20 to 300 bytes of the
+        /// same alphabet, again and again, with credentials and near misses among
+        /// them. Without the sieve, a block through Teddy that holds a hit every 160
+        /// bytes, most of them one keyword's, starts a storm part (see
+        /// `prefilter::Prefilter::spread_storm`): the output is exactly what feeding
+        /// every candidate its bytes gives, whole and in chunks.
+        #[test]
+        fn spread_storms_equal_plain_feeding(
+            keyword in 0..STORM_KEYWORDS.len(),
+            between in 20usize..300,
+            follows in proptest::collection::vec(0..STORM_BYTES.len(), 3000..9000),
+            edits in proptest::collection::vec((any::<usize>(), 0..UNITS.len()), 0..8),
+            chunk in 64usize..20_000,
+        ) {
+            let unit = STORM_KEYWORDS[keyword].as_bytes();
+            let mut one = Vec::new();
+            for (i, &b) in follows.iter().enumerate() {
+                if i % between == 0 {
+                    one.extend_from_slice(unit);
+                }
+                one.push(STORM_BYTES[b]);
+            }
+            let text = repeated(&one, 40_000, &edits);
+            let plain = scrubbed(&text, text.len(), true);
+            prop_assert_eq!(&scrubbed(&text, text.len(), false), &plain);
+            prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
+        }
+
         /// Slices read where they lie when nothing is held ([`Scrubber::feed_idle`])
         /// give, call by call, the output and the hold-back of slices buffered first:
         /// clean text, credentials, storms and keyword halves at chunk ends, in chunks

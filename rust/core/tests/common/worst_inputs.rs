@@ -98,10 +98,19 @@ pub fn varied_storm(unit: &str, size: usize) -> Vec<u8> {
 pub const TWO_BETWEEN_STORMS: [&str; 4] = ["sk-", "ghp_", "AZDO", "hava"];
 
 /// Storms whose copies lie further apart, and how many bytes of the sequence stand
-/// between them (see [`varied_storm_by`]): a copy in 12 to 44 bytes. A dense part was
-/// read as a storm only where its gates dropped a hit every 16 bytes, so these were
-/// walked hit by hit: `AZDO` eight bytes apart at ~160-250 MB/s.
-pub const SPREAD_STORMS: [(&str, usize); 4] = [("ghp_", 8), ("AZDO", 8), ("sk-", 40), ("AZDO", 40)];
+/// between them (see [`varied_storm_by`]): a copy in 12 to 131 bytes. A dense part was
+/// read as a storm only where its gates dropped a hit every 16 bytes, so the first four
+/// were walked hit by hit (`AZDO` eight bytes apart at ~160-250 MB/s); the last two
+/// hold too few hits for a dense block, and each copy was a stop of Teddy and a
+/// candidate of the stream (`sk-` 80 bytes apart at ~280-400 MB/s).
+pub const SPREAD_STORMS: [(&str, usize); 6] = [
+    ("ghp_", 8),
+    ("AZDO", 8),
+    ("sk-", 40),
+    ("AZDO", 40),
+    ("sk-", 80),
+    ("eyJ", 128),
+];
 
 /// [`varied_storm`] with `between` bytes of the sequence after each copy.
 pub fn varied_storm_by(unit: &str, size: usize, between: usize) -> Vec<u8> {
