@@ -2,8 +2,8 @@
 //! `cargo run --release -p scrubline-bench --example worst` (WORST=<name part>: only
 //! those; KEYWORDS=1: a storm of every built-in keyword, FUZZ=1: every input of the
 //! `scrub_chunks` fuzz corpus repeated to 1 MiB, TESTS=1: every input of the core's
-//! `tests/worst.rs`, with BETWEEN=8,64,… storms of every varied unit that many bytes
-//! apart as well; QUIET=1 to print the summary only). DUMP=<dir> times nothing: it
+//! `tests/worst.rs`, with BETWEEN=8,64,… storms of every varied, wrong-case and
+//! look-alike unit that many bytes apart as well; QUIET=1 to print the summary only). DUMP=<dir> times nothing: it
 //! writes each input but clean text to a file of that directory, numbered, and its
 //! name to `index.tsv` there (what `benches/storms.py --tests` and `--worst` read).
 //! CHUNK=<bytes> feeds every input, clean text included, in chunks of that size
@@ -222,13 +222,16 @@ fn worst_tests() {
         add(name, &|| varied_storm_by(unit, n, between));
     }
     add("runs of a, no period".into(), &|| runs_of_a(n));
-    // BETWEEN=8,64,…: storms of every varied unit with that many bytes between copies
-    // too (to look for a slow band past the spread storms the tests read), and of `#`,
-    // which no keyword holds: the sequence between copies alone.
+    // BETWEEN=8,64,…: storms of every varied, wrong-case and look-alike unit with that
+    // many bytes between copies too (to look for a slow band past the spread storms the
+    // tests read), and of `#`, which no keyword holds: the sequence between copies alone.
     let between = std::env::var("BETWEEN").unwrap_or_default();
     for between in between.split(',').filter(|b| !b.is_empty()) {
         let between: usize = between.parse().expect("BETWEEN: numbers");
-        for unit in VARIED_STORMS.into_iter().chain(["#"]) {
+        let units = (VARIED_STORMS.into_iter())
+            .chain(WRONG_CASE_STORMS)
+            .chain(LOOK_ALIKE_STORMS);
+        for unit in units.chain(["#"]) {
             let name = format!("varied storm {unit:?}, {between} between (extra)");
             add(name, &|| varied_storm_by(unit, n, between));
         }
