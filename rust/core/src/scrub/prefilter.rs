@@ -2851,6 +2851,7 @@ impl Prefilter {
                     let ask = keyed || crowded || (dense_block && period.d > 0);
                     // A probe's few hundred bytes say less: it is dense at twice the
                     // hits (a storm has ten times them), and not by a period.
+                    let read_dense = dense_block;
                     dense_block = if probe {
                         found * BLOCK >= 2 * DENSE_HITS * (to - at)
                     } else {
@@ -2877,10 +2878,13 @@ impl Prefilter {
                     // one keyword's, a hit every `SPREAD_EVERY` bytes or more, is a
                     // storm of it whose copies lie far apart: every copy was a stop of
                     // Teddy and a candidate of the scrubber (copies of `sk-` 80 bytes
-                    // apart read at ~380 MB/s). The next block is read as a storm
-                    // part, the keyword left out of the passes and its places dropped
-                    // in bulk (see `storm_teddy`).
-                    if !dense_block && gated && sieve.is_none() {
+                    // apart read at ~380 MB/s), or, where its stops made it dense, the
+                    // next block was walked (a drop every 64 bytes makes a storm part
+                    // of a walked one). The next block is read as a storm part, the
+                    // keyword left out of the passes and its places dropped in bulk
+                    // (see `storm_teddy`). Not after a probe: its few hundred bytes
+                    // say too little to build the keyword's passes for (2-4 ms, once).
+                    if !read_dense && !probe && gated && sieve.is_none() {
                         if let Some(k) = self.spread_storm(keywords, &hits[before..], to - at) {
                             storm.keyword = Some(k);
                             storm.other_case = false;
