@@ -3,9 +3,10 @@
 //! those; KEYWORDS=1: a storm of every built-in keyword, FUZZ=1: every input of the
 //! `scrub_chunks` fuzz corpus repeated to 1 MiB, TESTS=1: every input of the core's
 //! `tests/worst.rs`, with BETWEEN=8,64,… storms of every varied, wrong-case and
-//! look-alike unit that many bytes apart as well; QUIET=1 to print the summary only). DUMP=<dir> times nothing: it
-//! writes each input but clean text to a file of that directory, numbered, and its
-//! name to `index.tsv` there (what `benches/storms.py --tests` and `--worst` read).
+//! look-alike unit that many bytes apart as well; QUIET=1 to print the summary only).
+//! DUMP=<dir> times nothing: it writes each input but clean text to a file of that
+//! directory, numbered, and its name to `index.tsv` there (what `benches/storms.py
+//! --tests` and `--worst` read).
 //! CHUNK=<bytes> feeds every input, clean text included, in chunks of that size
 //! (64 KiB by default; `CHUNK=1 SIZE_MIB=…` for the one-byte writes of a stream);
 //! SMALL_FIRST=<bytes> writes that much of each input first in 32-byte chunks (a
