@@ -366,11 +366,11 @@ fn repeated_credentials_are_copied() {
 }
 
 /// Storms that do not repeat (see [`varied_storm`], [`WRONG_CASE_STORMS`],
-/// [`LOOK_ALIKE_STORMS`], [`TWO_BETWEEN_STORMS`], [`SPREAD_STORMS`] and [`runs_of_a`]; the `worst`
-/// example's inputs of those names), where the text has no period and every hit is
-/// read: the work stays linear, at most 16 units a byte, memory bounded, and the
-/// output does not depend on the chunking. (scrubber.md: "What an attacker can still
-/// choose".)
+/// [`LOOK_ALIKE_STORMS`], [`TWO_BETWEEN_STORMS`], [`SPREAD_STORMS`] and [`runs_of_a`];
+/// the `worst` example's inputs of those names), where the text has no period and
+/// every hit is read: the work stays linear, at most 16 units a byte, memory bounded,
+/// and the output does not depend on the chunking. (scrubber.md: "What an attacker
+/// can still choose".)
 #[test]
 fn storms_that_do_not_repeat_are_linear_and_split_invariant() {
     const SIZE: usize = 1 << 16;
