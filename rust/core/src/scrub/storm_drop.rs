@@ -250,6 +250,9 @@ fn drops_in(
     out: &mut Vec<[u64; 4]>,
 ) {
     let mut p = at;
+    // The run ends the step before found at this step's place (ahead: `next`; back:
+    // `here`), as the sieve carries them.
+    let mut carried: Option<(usize, u64, u64)> = None;
     while p < to {
         let whole = p + 2 * LANES + 8 <= hay.len()
             && (t.before.is_none() || p > 0)
@@ -292,23 +295,29 @@ fn drops_in(
             }
             drops &= exact_places;
         }
+        let (ahead_here, back_before) = match carried.take() {
+            Some((at, ahead, back)) if at == p => (Some(ahead), Some(back)),
+            _ => (None, None),
+        };
         if drops != 0 {
+            let (mut ahead_next, mut back_here) = (0, 0);
             if let Some((ends, n)) = t.ahead {
                 // Bit `i`: a byte that ends the run at `p + i` or in the `n`
                 // bytes from it.
-                let here = of64(simd, hay, p, ends);
-                let next = of64(simd, hay, p + LANES, ends);
-                let ends = u128::from(here) | u128::from(next) << 64;
+                let here = ahead_here.unwrap_or_else(|| of64(simd, hay, p, ends));
+                ahead_next = of64(simd, hay, p + LANES, ends);
+                let ends = u128::from(here) | u128::from(ahead_next) << 64;
                 drops &= (ahead_window(ends, n) >> t.len) as u64;
             }
             if let Some((ends, n)) = t.back {
                 // Bit `63 + i`: one that ends the run before `p + i`, in the
                 // `n` bytes before it.
-                let before = of64(simd, hay, p - LANES, ends);
-                let here = of64(simd, hay, p, ends);
-                let ends = u128::from(before) | u128::from(here) << 64;
+                let before = back_before.unwrap_or_else(|| of64(simd, hay, p - LANES, ends));
+                back_here = of64(simd, hay, p, ends);
+                let ends = u128::from(before) | u128::from(back_here) << 64;
                 drops &= (back_window(ends, n) >> (LANES - 1)) as u64;
             }
+            carried = Some((p + LANES, ahead_next, back_here));
             // The keyword's own hit cannot match here; what follows keeps a place
             // for the other keywords that may start there.
             dead = drops;
