@@ -106,7 +106,8 @@ pub const TWO_BETWEEN_STORMS: [&str; 4] = ["sk-", "ghp_", "AZDO", "hava"];
 /// look-alike (see [`LOOK_ALIKE_STORMS`]), eight bytes apart: without the sieve, its
 /// blocks were sampled under the walk's threshold half the time and Teddy verified
 /// every copy in vain (~370-400 MB/s); walked whole, with no stretch of copies to
-/// skip, ~470-530.
+/// skip, ~470-530 while a block in five still went back to Teddy, ~630-680 once a
+/// walked block stays walked.
 pub const SPREAD_STORMS: [(&str, usize); 7] = [
     ("ghp_", 8),
     ("AZDO", 8),
