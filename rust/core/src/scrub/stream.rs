@@ -434,6 +434,10 @@ pub(super) struct Memo {
     /// an empty slot's can equal no word (`(u64::MAX, 0)`).
     heads: [(u64, u64); PATHS],
     next: usize,
+    /// Paths kept so far (a [`Begun`] is of the paths as they were).
+    kept: u64,
+    /// The last candidate [`Memo::begins`] found on a path.
+    begun: Option<Begun>,
     /// The last bytes [`learn`] fed a candidate of the rule without its DFA dying: a
     /// hit whose bytes are the same, or the first of them, is not learned again (in
     /// `eyJ-eyJ-…` every JWT candidate lives past the bytes a dense block's kill reads,
@@ -447,9 +451,30 @@ impl Default for Memo {
             paths: Default::default(),
             heads: [(u64::MAX, 0); PATHS],
             next: 0,
+            kept: 0,
+            begun: None,
             lives: Vec::new(),
         }
     }
+}
+
+/// What [`Memo::begins`] found of a candidate: on a path (or at its end, decided), and
+/// the bytes compared; or on none, and whether its bytes may begin with a whole path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OnPath {
+    On(u64),
+    Off { whole: bool },
+}
+
+/// A candidate whose bytes from `start` up to `to` are the first of the memo's path in
+/// `slot`, as the paths were after `kept` of them (see [`Memo::begins`]): asked again
+/// as more bytes arrive, only those are compared.
+#[derive(Clone, Copy, Debug)]
+struct Begun {
+    start: u64,
+    to: u64,
+    slot: usize,
+    kept: u64,
 }
 
 /// The first 8 bytes of `text` as a little-endian word (zeros past its end).
@@ -527,6 +552,60 @@ impl Memo {
         Some(len as u64)
     }
 
+    /// Whether `c`, not fed yet, has only the first bytes of a path the memo knows
+    /// from its start (in `buf` from offset `base` up to `known`): it lives until the
+    /// rest of that path arrives, where it is decided as [`Memo::decide`] decides it.
+    /// Returns [`OnPath::On`] the bytes compared, if so: those since the last ask
+    /// about the same candidate (see [`Begun`]), or all of them; or whether the bytes
+    /// may begin with a path (what `decide` answers).
+    fn begins(&mut self, c: &mut Candidate, buf: &[u8], base: u64, known: u64) -> OnPath {
+        if c.pos != c.start || c.start < base || known <= c.start {
+            return OnPath::Off { whole: true };
+        }
+        let at = |p: u64| (p - base) as usize;
+        let n = (known - c.start) as usize;
+        if let Some(b) = self
+            .begun
+            .take()
+            .filter(|b| b.start == c.start && b.kept == self.kept)
+        {
+            let (path, best) = &self.paths[b.slot];
+            let stop = known.min(c.start + path.len() as u64);
+            let to = b.to.min(stop);
+            if buf[at(to)..at(stop)] != path[(to - c.start) as usize..(stop - c.start) as usize] {
+                // Off the path: on no other that it begins (none extends another),
+                // but it may begin a shorter one that parts from this one there.
+                return OnPath::Off { whole: true };
+            }
+            if n >= path.len() {
+                // The whole path: decided.
+                c.pos = stop - 1;
+                c.fate = Fate::Done(best.map(|b| c.start + b));
+            } else {
+                self.begun = Some(Begun { to: known, ..b });
+            }
+            return OnPath::On(stop - to);
+        }
+        // One pass over the paths' first words: most bytes (a storm that does not
+        // repeat) begin none and are begun by none.
+        let text = &buf[at(c.start)..at(known)];
+        let (word, mut whole) = (head(text), false);
+        for (slot, (&(w, mask), (path, _))) in self.heads.iter().zip(&self.paths).enumerate() {
+            if n >= path.len() {
+                whole |= word & mask == w;
+            } else if (word ^ w) & mask & head_mask(n) == 0 && path.starts_with(text) {
+                self.begun = Some(Begun {
+                    start: c.start,
+                    to: known,
+                    slot,
+                    kept: self.kept,
+                });
+                return OnPath::On(n as u64);
+            }
+        }
+        OnPath::Off { whole }
+    }
+
     /// The path `text` begins with, if it ends in a match `end` bytes long, is now
     /// one whose match was rejected: it kills as a path without one does.
     fn reject(&mut self, text: &[u8], end: u64) {
@@ -554,6 +633,7 @@ impl Memo {
         *b = best;
         self.heads[self.next] = (word, mask);
         self.next = (self.next + 1) % PATHS;
+        self.kept += 1;
     }
 }
 
@@ -2096,9 +2176,24 @@ impl Scrubber {
         if c.fate == Fate::Live {
             let memo = &mut self.memos[c.rule as usize];
             if shortcuts {
-                if let Some(n) = memo.decide(c, &self.buf, self.base, end) {
-                    self.work += n;
-                    return;
+                // Not fed while its bytes are the first of a path the memo knows: in
+                // one-byte writes of `sk-ant-api03-` again and again, every candidate
+                // was stepped through the ~95 bytes each one reads before it dies,
+                // seven DFA steps a byte, where the memo decides each from the first
+                // one's path once its bytes have all arrived.
+                let whole = match memo.begins(c, &self.buf, self.base, end) {
+                    OnPath::On(n) if !eof || c.fate != Fate::Live => {
+                        self.work += n;
+                        return;
+                    }
+                    OnPath::On(_) => true,
+                    OnPath::Off { whole } => whole,
+                };
+                if whole {
+                    if let Some(n) = memo.decide(c, &self.buf, self.base, end) {
+                        self.work += n;
+                        return;
+                    }
                 }
             }
             let mut none = Head::NONE;
@@ -2675,6 +2770,60 @@ mod tests {
         assert_eq!(fed, "token=abcd12".len() as u64);
         assert_eq!(memo.recall(text), None);
         assert!(!memo.lives_on(&text[..8]));
+    }
+
+    /// A candidate on a path the memo knows is left unfed while its bytes arrive, and
+    /// decided when the last of the path's does; once the path it was on is replaced,
+    /// its bytes are compared with the paths anew.
+    #[test]
+    fn candidates_on_a_path_wait_for_its_end() {
+        let mut memo = Memo::default();
+        memo.keep(b"abcdefghij", Some(4));
+        let mut c = Candidate {
+            rule: 0,
+            start: 100,
+            pos: 100,
+            state: StateID::ZERO,
+            best: None,
+            fate: Fate::Live,
+            follow: None,
+        };
+        let buf = b"abcdefghijkl";
+        let begins =
+            |memo: &mut Memo, c: &mut Candidate, known: u64| memo.begins(c, buf, 100, known);
+        assert_eq!(begins(&mut memo, &mut c, 103), OnPath::On(3));
+        // Only the bytes since are compared.
+        assert_eq!(begins(&mut memo, &mut c, 107), OnPath::On(4));
+        assert_eq!((c.pos, c.fate), (100, Fate::Live));
+        // The path's last byte: decided as `decide` would (dead at its last byte, the
+        // match it met kept).
+        assert_eq!(begins(&mut memo, &mut c, 112), OnPath::On(3));
+        assert_eq!((c.pos, c.fate), (109, Fate::Done(Some(104))));
+        // Bytes off the path: not on it, and no path as short as they are.
+        let mut d = Candidate {
+            pos: 100,
+            fate: Fate::Live,
+            ..c.clone()
+        };
+        assert_eq!(
+            memo.begins(&mut d, b"abcX", 100, 104),
+            OnPath::Off { whole: false }
+        );
+        // The path replaced (four more kept) by one that has the same bytes where the
+        // candidate's next ones are: the candidate is on no path.
+        let mut e = Candidate {
+            pos: 100,
+            fate: Fate::Live,
+            ..c
+        };
+        assert_eq!(begins(&mut memo, &mut e, 105), OnPath::On(5));
+        for path in [&b"q1"[..], b"q2", b"q3", b"qqqqqfgh"] {
+            memo.keep(path, None);
+        }
+        assert_eq!(begins(&mut memo, &mut e, 107), OnPath::Off { whole: false });
+        // A whole path the bytes begin with: `decide`'s to answer.
+        memo.keep(b"abc", None);
+        assert_eq!(begins(&mut memo, &mut e, 107), OnPath::Off { whole: true });
     }
 
     /// In a storm whose hits the memo cannot know (a keyword and a random byte), a
