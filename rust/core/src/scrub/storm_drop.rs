@@ -349,6 +349,24 @@ fn drops_in(
     }
 }
 
+/// [`super::prefilter::storm_counts`] compiled with the target features (its
+/// `count_ones` a `popcnt` each).
+pub(crate) fn counts(simd: V3, space: &[[u64; 4]]) -> (usize, usize) {
+    simd.vectorize(Counts(space))
+}
+
+/// [`counts`]' loop, as the operation `vectorize` compiles (see [`Drops`]).
+struct Counts<'a>(&'a [[u64; 4]]);
+
+impl pulp::NullaryFnOnce for Counts<'_> {
+    type Output = (usize, usize);
+
+    #[inline(always)]
+    fn call(self) -> (usize, usize) {
+        super::prefilter::storm_counts(self.0)
+    }
+}
+
 /// Bytes of a keyword other than a storm's own that may begin at a place of its drop
 /// (see `prefilter::Without`): each with its offset from the place, in every byte,
 /// and what a text byte is or-ed with before the compare (0x20 for a letter of a
