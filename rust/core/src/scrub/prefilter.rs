@@ -2883,7 +2883,9 @@ impl Prefilter {
                     // A probe's few hundred bytes say less: it is dense at twice the
                     // hits (a storm has ten times them), and not by a period.
                     let read_dense = dense_block;
-                    let walked_alike = std::mem::take(alike);
+                    // (A block read by Teddy after one walked, a small slice between
+                    // them, is asked as any other.)
+                    let walked_alike = std::mem::take(alike) && read_dense;
                     dense_block = if probe {
                         found * BLOCK >= 2 * DENSE_HITS * (to - at)
                     } else {
@@ -2897,8 +2899,9 @@ impl Prefilter {
                             || (ask && repeats(hay, dense, gated, (at, to), period));
                         // Without the sieve, a block many of whose places (sampled)
                         // Teddy's fat passes flag: it verifies them in vain where no
-                        // signature is. One walked for them stays walked while one
-                        // of more places sampled is flagged (see `STAY_SAMPLES`).
+                        // signature is. One walked for them keeps the next walked
+                        // while one place of a larger sample is flagged (see
+                        // `STAY_SAMPLES`).
                         *alike = !by_hits
                             && flagger.as_ref().is_some_and(|f| {
                                 let n = if walked_alike { STAY_SAMPLES } else { SAMPLES };
