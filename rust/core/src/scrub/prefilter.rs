@@ -3447,9 +3447,8 @@ impl Prefilter {
             // Kept for another keyword where the storm's own hit is dead (`eyJ0` in a
             // storm of `eyJ` and a random byte, one place in ten, kept for TeamCity's
             // `eyJ0eXAi…`: its `eyJ` was gated and read on as well).
-            let kept = places & !drops & exact;
+            let mut kept = places & !drops & exact;
             let dead = kept & dead;
-            let mut kept = kept;
             while kept != 0 {
                 let i = kept.trailing_zeros();
                 let p = at + step * 64 + i as usize;

@@ -547,9 +547,15 @@ impl Memo {
             return None;
         }
         let (len, best) = self.recall(&buf[(c.start - base) as usize..(known - base) as usize])?;
+        Memo::ends(c, len, best);
+        Some(len as u64)
+    }
+
+    /// Decide `c` as the path of `len` bytes with match end `best` (from its start)
+    /// was: dead at its last byte.
+    fn ends(c: &mut Candidate, len: usize, best: Option<u64>) {
         c.pos = c.start + len as u64 - 1;
         c.fate = Fate::Done(best.map(|b| c.start + b));
-        Some(len as u64)
     }
 
     /// Whether `c`, not fed yet, has only the first bytes of a path the memo knows
@@ -579,8 +585,7 @@ impl Memo {
             }
             if n >= path.len() {
                 // The whole path: decided.
-                c.pos = stop - 1;
-                c.fate = Fate::Done(best.map(|b| c.start + b));
+                Memo::ends(c, path.len(), *best);
             } else {
                 self.begun = Some(Begun { to: known, ..b });
             }
