@@ -838,8 +838,9 @@ pub(crate) const BLOCK: usize = 4096;
 /// (each call has a cost of its own).
 const TEDDY_READ: usize = 4 * BLOCK;
 /// A dense part whose gates drop a hit of one keyword every this many bytes or more
-/// is read as a storm of it (see [`Prefilter::storm_part`]), while its bulk drop keeps
-/// dropping as many: as often as a dense block holds a hit (see [`DENSE_HITS`]). A
+/// is read as a storm of it (see [`Prefilter::storm_part`]), as often as a dense block
+/// holds a hit (see [`DENSE_HITS`]); it stays one while its bulk drop keeps dropping
+/// one every [`SPREAD_EVERY`] bytes or more ([`SIEVE_SPREAD_EVERY`] with the sieve). A
 /// storm part costs its scan and its drop, a walked one a step a byte and a gate a
 /// hit: without the sieve, storms of `ghp_`, `AZDO` and `sk-` with 5 to 60 random
 /// bytes between copies read as storms at ~550-700 MB/s, and walked (at 16, as they
@@ -852,6 +853,22 @@ const STORM_EVERY: usize = 64;
 /// stopping at each copy, at ~450 with copies 64 bytes apart, ~600 at 128 and ~800 at
 /// 256: at 256 the storm part was the slower.
 const SPREAD_EVERY: usize = 160;
+/// [`SPREAD_EVERY`] with the sieve: its storm part (its scan and the drop) reads such
+/// text at ~1,350-1,550 MB/s whatever the distance (Intel Xeon, AVX-512 VBMI), while a
+/// hit handed to the scrubber costs ~115 ns: the scan alone, stopping at each copy,
+/// read ~480 MB/s with copies 64 bytes apart, ~730 at 128, ~1,100 at 256 and
+/// ~1,350-1,600 at 448-640, where the two meet.
+const SIEVE_SPREAD_EVERY: usize = 512;
+
+/// The most bytes a storm part's drops, or a block's hits that start one, lie apart
+/// (see [`SPREAD_EVERY`]).
+fn spread_every(sieve: bool) -> usize {
+    if sieve {
+        SIEVE_SPREAD_EVERY
+    } else {
+        SPREAD_EVERY
+    }
+}
 /// The shortest dense part read as a storm (see [`Prefilter::storm_part`]).
 const STORM_PART: usize = 256;
 /// The first block of a slice that does not start dense, through the sieve or Teddy (see
@@ -2890,12 +2907,11 @@ impl Prefilter {
                         found * BLOCK >= 2 * DENSE_HITS * (to - at)
                     } else {
                         let by_hits = found * BLOCK >= DENSE_HITS * (to - at)
-                            // A storm part read by Teddy while its keyword's copies
-                            // lie no further apart than `SPREAD_EVERY`.
+                            // A storm part while its keyword's copies lie no
+                            // further apart than `spread_every` says.
                             || (dense_block
-                                && sieve.is_none()
                                 && storm.keyword.is_some()
-                                && found * SPREAD_EVERY >= to - at)
+                                && found * spread_every(sieve.is_some()) >= to - at)
                             || (ask && repeats(hay, dense, gated, (at, to), period));
                         // Without the sieve, a block many of whose places (sampled)
                         // Teddy's fat passes flag: it verifies them in vain where no
@@ -2917,17 +2933,18 @@ impl Prefilter {
                     if crowded {
                         period.crowded.answer(dense_block);
                     }
-                    // Without the sieve, a block through Teddy most of whose hits are
-                    // one keyword's, a hit every `SPREAD_EVERY` bytes or more, is a
-                    // storm of it whose copies lie far apart: every copy was a stop of
-                    // Teddy and a candidate of the scrubber (copies of `sk-` 80 bytes
-                    // apart read at ~380 MB/s), or, where its stops made it dense, the
-                    // next block was walked (a drop every 64 bytes makes a storm part
-                    // of a walked one). The next block is read as a storm part, the
-                    // keyword left out of the passes and its places dropped in bulk
-                    // (see `storm_teddy`). Not after a probe: its few hundred bytes
-                    // say too little to build the keyword's passes for (2-4 ms, once).
-                    if !read_dense && !probe && gated && sieve.is_none() {
+                    // A block through Teddy or the sieve most of whose hits are one
+                    // keyword's, a hit every `spread_every` bytes or more, is a storm
+                    // of it whose copies lie far apart: every copy was a stop of the
+                    // scan and a candidate of the scrubber (copies of `sk-` 80 bytes
+                    // apart read at ~380 MB/s through Teddy, ~480 through the sieve),
+                    // or, where its stops made it dense, the next block was walked (a
+                    // drop every 64 bytes makes a storm part of a walked one). The
+                    // next block is read as a storm part, its keyword's places dropped
+                    // in bulk (see `storm_part`, `storm_teddy`). Not after a probe:
+                    // its few hundred bytes say too little to build Teddy's passes
+                    // without the keyword for (2-4 ms, once).
+                    if !read_dense && !probe && gated {
                         if let Some(k) = self.spread_storm(keywords, &hits[before..], to - at) {
                             storm.keyword = Some(k);
                             storm.other_case = false;
@@ -3134,8 +3151,9 @@ impl Prefilter {
                     {
                         *storm_dropped += got.map_or(0, |(_, dropped)| dropped);
                     }
-                    // Back to the walk where the storm is over.
-                    if got.is_none_or(|(_, dropped)| dropped * STORM_EVERY < b - a) {
+                    // Back to the walk where the storm is over: fewer drops than
+                    // one every `SIEVE_SPREAD_EVERY` bytes (see `spread_storm`).
+                    if got.is_none_or(|(_, dropped)| dropped * SIEVE_SPREAD_EVERY < b - a) {
                         storm.set(None);
                     }
                     match got {
@@ -3485,12 +3503,13 @@ impl Prefilter {
         Some((found, dropped, misspelled))
     }
 
-    /// Without the sieve, the keyword of a storm whose copies lie far apart, where
-    /// `hits` (a block of `len` bytes through Teddy, not dense) has one: a hit every
-    /// [`SPREAD_EVERY`] bytes or more, seven in eight of them one keyword's, which a
-    /// storm part reads with its places marked (see [`Prefilter::storm_teddy`]).
+    /// The keyword of a storm whose copies lie far apart, where `hits` (a block of
+    /// `len` bytes through Teddy or the sieve, not dense) has one: a hit every
+    /// [`spread_every`] bytes or more, seven in eight of them one keyword's, which a
+    /// storm part reads with its places dropped in bulk (see
+    /// [`Prefilter::storm_part`]) or marked (see [`Prefilter::storm_teddy`]).
     fn spread_storm(&self, keywords: &Keywords, hits: &[Hit], len: usize) -> Option<u32> {
-        if hits.len() * SPREAD_EVERY < len {
+        if hits.len() * spread_every(keywords.sieve.is_some()) < len {
             return None;
         }
         // The most frequent keyword: a majority's, found by Boyer and Moore's vote.
@@ -3506,6 +3525,10 @@ impl Prefilter {
             return None;
         }
         let dense = &keywords.dense;
+        if let Some((sieve, _)) = &keywords.sieve {
+            // As a dense part's storm through the sieve (see `dense_block`).
+            return (sieve.by_bytes() && dense.storm(k, &self.patterns).is_some()).then_some(k);
+        }
         let without = (keywords.without.get(k as usize)?)
             .get_or_init(|| self.without(keywords, k))
             .as_ref()?;
@@ -4516,27 +4539,35 @@ mod tests {
             }
             storms
         };
-        let set = crate::scrub::RuleSet::builtin();
-        for pre in [&set.prefilter, &set.prefilter_without_sieve()] {
-            for (unit, between) in [
-                ("ghp_", 8u8),
-                ("AZDO", 8),
-                ("sk-", 16),
-                ("AZDO", 40),
-                ("ghp_", 56),
-            ] {
+        // Every one is a storm of its keyword after each slice.
+        let all = |pre: &Prefilter, storms_of: &[(&str, u8)]| {
+            for &(unit, between) in storms_of {
                 let n = storms(pre, unit, between);
                 assert_eq!(n, 4, "{unit:?} with {between} bytes between");
             }
+        };
+        let set = crate::scrub::RuleSet::builtin();
+        let near = [
+            ("ghp_", 8),
+            ("AZDO", 8),
+            ("sk-", 16),
+            ("AZDO", 40),
+            ("ghp_", 56),
+        ];
+        let far = [("sk-", 64), ("ghp_", 96), ("AZDO", 120), ("eyJ", 128)];
+        for pre in [&set.prefilter, &set.prefilter_without_sieve()] {
+            all(pre, &near);
         }
         // Without the sieve, copies further apart, through Teddy, start storm parts.
         #[cfg(target_arch = "x86_64")]
         if std::is_x86_feature_detected!("avx2") {
-            let pre = set.prefilter_without_sieve();
-            for (unit, between) in [("sk-", 64u8), ("ghp_", 96), ("AZDO", 120), ("eyJ", 128)] {
-                let n = storms(&pre, unit, between);
-                assert_eq!(n, 4, "{unit:?} with {between} bytes between");
-            }
+            all(&set.prefilter_without_sieve(), &far);
+        }
+        // With the sieve, where it drops storms in bulk, they do too, and copies up to
+        // `SIEVE_SPREAD_EVERY` apart, further than Teddy's.
+        if set.prefilter.sieved() && set.prefilter.storms_in_bulk() {
+            all(&set.prefilter, &far);
+            all(&set.prefilter, &[("sk-", 200), ("ghp_", 250)]);
         }
     }
 
