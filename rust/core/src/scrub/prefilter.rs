@@ -40,7 +40,7 @@ use std::sync::OnceLock;
 
 use super::opening::{opening, run_after, Gate, Opening, Reading, RunBefore, Window, AHEAD};
 use super::ruleset::{BeforeRun, ByteClass};
-use super::sieve::{Sieve, Storm, PAIRS_AFTER};
+use super::sieve::{Sieve, Storm, OTHERS, OTHERS_REACH, PAIRS_AFTER};
 use super::stream::head;
 #[cfg(target_arch = "x86_64")]
 use super::{sieve::fold_of, storm_drop};
@@ -1025,6 +1025,9 @@ impl Dense {
         let (mut back, mut back_n) = ([0u64; 4], usize::MAX);
         let (mut after, mut before) = ([0u8; 32], [0u8; 32]);
         let mut after_pairs: Vec<[u8; 2]> = Vec::new();
+        // The keywords a place kept by the bytes after or before it may begin, and
+        // where their signature lies in them.
+        let mut others: Vec<(u32, usize)> = Vec::new();
         let union = |into: &mut [u64; 4], class: ByteClass| {
             for (w, c) in into.iter_mut().zip(class.words()) {
                 *w |= c;
@@ -1050,12 +1053,14 @@ impl Dense {
                 // Four bytes, the last one past the keyword: a position with that byte
                 // after the keyword is kept.
                 add(&mut after, sig[len]);
+                others.extend(owners);
                 continue;
             }
             for &(o, off) in owners {
                 let other = &patterns[o as usize];
                 if off > 0 {
                     add(&mut before, other[off - 1]);
+                    others.push((o, off));
                 } else if other == kw {
                     match &gates.sources[o as usize].2 {
                         Some(Source::Pattern(pattern, _)) => {
@@ -1072,8 +1077,10 @@ impl Dense {
                     }
                 } else if other.len() > len + 1 && other.starts_with(kw) {
                     after_pairs.push([other[len], other[len + 1]]);
+                    others.push((o, off));
                 } else if other.len() > len && other.starts_with(kw) {
                     add(&mut after, other[len]);
+                    others.push((o, off));
                 } else if kw.starts_with(other) {
                     return None;
                 }
@@ -1102,6 +1109,29 @@ impl Dense {
             ends
         };
         let none = |n: usize| if n == usize::MAX { 0 } else { n };
+        others.sort_unstable();
+        others.dedup();
+        // Each as its bytes from the place of the signature: past the keyword first,
+        // then before it, nearest first, then over it (where they mostly agree with
+        // it), those a step can read (see `OTHERS_REACH`); too many, none compared.
+        let others = if others.len() > OTHERS {
+            Vec::new()
+        } else {
+            (others.iter())
+                .map(|&(o, off)| {
+                    let bytes = (patterns[o as usize].iter().enumerate())
+                        .map(|(j, &c)| (j as isize - off as isize, c))
+                        .filter(|&(at, _)| (-OTHERS_REACH..=OTHERS_REACH).contains(&at));
+                    let mut bytes: Vec<(isize, u8)> = bytes.collect();
+                    bytes.sort_by_key(|&(at, _)| match at {
+                        at if at >= len as isize => (0, at),
+                        at if at < 0 => (1, -at),
+                        at => (2, at),
+                    });
+                    bytes
+                })
+                .collect()
+        };
         let mut word = [0u8; 8];
         word[..len].copy_from_slice(kw);
         Some(Storm {
@@ -1114,6 +1144,7 @@ impl Dense {
             after,
             before,
             after_pairs,
+            others,
             #[cfg(target_arch = "x86_64")]
             simd: Default::default(),
         })

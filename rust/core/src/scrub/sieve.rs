@@ -771,6 +771,12 @@ pub(crate) struct Storm {
     /// a longer keyword that starts with it), ASCII-lowercased, compared in any case;
     /// at most [`PAIRS_AFTER`].
     pub after_pairs: Vec<[u8; 2]>,
+    /// The keywords other than the storm's that a place kept by `after`, `before` or
+    /// `after_pairs` may begin, each as the bytes a place must have for it to occur:
+    /// each byte's offset from the place and the byte, ASCII-lowercased, compared in
+    /// any case (see [`Storm::others_absent_one`]); at most [`OTHERS`] (none: such a
+    /// place is kept whatever follows).
+    pub others: Vec<Vec<(isize, u8)>>,
     /// The same in vector registers' form, made at the first scan (each scan made
     /// them afresh: 5 % of a storm's time).
     #[cfg(target_arch = "x86_64")]
@@ -780,6 +786,11 @@ pub(crate) struct Storm {
 /// The most pairs of bytes after a storm's keyword a step compares (see
 /// [`Storm::after_pairs`]).
 pub(crate) const PAIRS_AFTER: usize = 8;
+
+/// The most other keywords a storm's kept places are compared with (see
+/// [`Storm::others`]), and the most bytes before or after a place they read.
+pub(crate) const OTHERS: usize = 16;
+pub(crate) const OTHERS_REACH: isize = 64;
 
 /// The most bytes after a storm's keyword its run is read for: with its keyword of up
 /// to 8 bytes, what the bytes of a step and the next one hold.
@@ -800,6 +811,10 @@ pub(crate) struct StormTables {
     /// the first `pairs` are the storm's.
     after_pairs: [[__m512i; 4]; PAIRS_AFTER],
     pairs: usize,
+    /// [`Storm::others`]: per byte, its offset, the byte and its fold; and the least
+    /// and most offsets.
+    others: Vec<Vec<(isize, __m512i, __m512i)>>,
+    reach: (isize, isize),
     /// Byte `i`: `1 << (i % 8)`.
     bits: __m512i,
 }
@@ -836,6 +851,14 @@ impl Storm {
                 [a, fa, b, fb]
             }),
             pairs: self.after_pairs.len().min(PAIRS_AFTER),
+            others: (self.others.iter())
+                .map(|other| {
+                    (other.iter())
+                        .map(|&(at, c)| (at, splat(c), splat(fold_of(c))))
+                        .collect()
+                })
+                .collect(),
+            reach: self.reach(),
             bits: bytemuck::cast::<[u8; 64], __m512i>(std::array::from_fn(|i| 1 << (i % 8))),
         }
     }
@@ -844,7 +867,13 @@ impl Storm {
     /// computed as [`StormTables::drops`] computes them, a byte at a time (tests).
     #[cfg(test)]
     pub(crate) fn drops_at(&self, hay: &[u8], p: usize) -> u64 {
-        self.step_at(hay, p, Storm::drops_one)
+        let (least, most) = self.reach();
+        let p_ = p as isize;
+        let whole = p_ + least >= 0 && p_ + most + LANES as isize <= hay.len() as isize;
+        self.step_at(hay, p, |storm, hay, at| {
+            storm.dies_one(hay, at)
+                && (!storm.keeps_one(hay, at) || whole && storm.others_absent_one(hay, at))
+        })
     }
 
     /// The positions of the step from `p` where the keyword's own hit cannot match,
@@ -857,7 +886,7 @@ impl Storm {
     /// The positions of the step from `p` for which `one` holds, where the step
     /// holds every byte the drop reads (tests).
     #[cfg(test)]
-    fn step_at(&self, hay: &[u8], p: usize, one: fn(&Storm, &[u8], usize) -> bool) -> u64 {
+    fn step_at(&self, hay: &[u8], p: usize, one: impl Fn(&Storm, &[u8], usize) -> bool) -> u64 {
         let before = self.before.iter().any(|&b| b != 0);
         if !whole_storm(hay, p, before, self.back_n > 0) {
             return 0;
@@ -867,16 +896,44 @@ impl Storm {
             .fold(0, |bits, i| bits | 1 << i)
     }
 
-    /// Whether the hit at `hay[at..]` is dropped, all the bytes read there held (tests).
+    /// Whether the hit at `hay[at..]` may be dropped, all the bytes read there held:
+    /// its own hit is dead, and nothing keeps the place or no other keyword occurs
+    /// there (tests; a scan's drop compares the others only in a step that holds all
+    /// their bytes: see [`Storm::drops_at`]).
     #[cfg(test)]
     pub(crate) fn drops_one(&self, hay: &[u8], at: usize) -> bool {
+        self.dies_one(hay, at) && (!self.keeps_one(hay, at) || self.others_absent_one(hay, at))
+    }
+
+    /// Whether the bytes right after or right before `hay[at..]` keep the place for
+    /// another keyword (tests).
+    #[cfg(test)]
+    fn keeps_one(&self, hay: &[u8], at: usize) -> bool {
         let has = |bits: &[u8; 32], b: u8| bits[usize::from(b / 8)] >> (b % 8) & 1 == 1;
         let (next, second) = (hay[at + self.len], hay[at + self.len + 1]);
         let after = has(&self.after, next)
             || (self.after_pairs.iter())
                 .any(|&[a, b]| next | fold_of(a) == a && second | fold_of(b) == b);
         let before = at > 0 && has(&self.before, hay[at - 1]);
-        self.dies_one(hay, at) && !after && !before
+        after || before
+    }
+
+    /// Whether there are [`Storm::others`] and none occurs at `hay[at..]` (one with a
+    /// byte outside `hay` may) (tests).
+    #[cfg(test)]
+    fn others_absent_one(&self, hay: &[u8], at: usize) -> bool {
+        let byte = |off: isize| hay.get(at.checked_add_signed(off)?).copied();
+        !self.others.is_empty()
+            && !(self.others.iter()).any(|other| {
+                (other.iter()).all(|&(off, c)| byte(off).is_none_or(|b| b | fold_of(c) == c))
+            })
+    }
+
+    /// The least and most offsets of [`Storm::others`]' bytes (0 with none).
+    fn reach(&self) -> (isize, isize) {
+        (self.others.iter().flatten()).fold((0, 0), |(least, most), &(at, _)| {
+            (least.min(at), most.max(at))
+        })
     }
 
     /// Whether the keyword's own hit at `hay[at..]` cannot match: it occurs there,
@@ -963,9 +1020,26 @@ pub(crate) fn ghp_storm((n, back_n): (usize, usize), keeps: (bool, bool)) -> Sto
         after: class(keeps.0, b"x"),
         before: class(keeps.1, b"$"),
         after_pairs: vec![*b"ab", *b"_:", *b"9z"],
+        others: Vec::new(),
         #[cfg(target_arch = "x86_64")]
         simd: Default::default(),
     }
+}
+
+/// Tests: keywords that the places [`ghp_storm`] keeps (an `x` after, a `$` before,
+/// its pairs after) may begin, as [`Storm::others`]: `ghp_x.`, `a$ghp_` (its `a` two
+/// bytes before), `ghp_ab`, `ghp__:` and `ghp_9z` (some bytes left out: a keyword
+/// compared in part is kept where its part occurs).
+#[cfg(test)]
+pub(crate) fn ghp_others() -> Vec<Vec<(isize, u8)>> {
+    let at = |bytes: &[(isize, u8)]| bytes.to_vec();
+    vec![
+        at(&[(4, b'x'), (5, b'.'), (0, b'g'), (3, b'_')]),
+        at(&[(-1, b'$'), (-2, b'a'), (1, b'h')]),
+        at(&[(4, b'a'), (5, b'b')]),
+        at(&[(4, b'_'), (5, b':')]),
+        at(&[(4, b'9'), (5, b'z')]),
+    ]
 }
 
 /// What a storm's compare sets in a byte of text before comparing it with lowercase
@@ -1059,6 +1133,8 @@ impl StormTables {
             let ends = u128::from(before) | u128::from(here) << 64;
             drops &= (back_window(ends, n) >> (LANES - 1)) as u64;
         }
+        // The keyword's own hit is dead here: what follows keeps a place for others.
+        let dead = drops;
         if let Some(after) = self.after {
             drops &= !of(at(p + self.len), after);
         }
@@ -1072,6 +1148,32 @@ impl StormTables {
         }
         if let Some(before) = self.before {
             drops &= !of(at(p - 1), before);
+        }
+        // Places kept for other keywords where none occurs are dropped: in a storm
+        // of `eyJ` and a random byte, a third of its places were kept (`eyJ0` and the
+        // next copy's `e` may begin TeamCity's `eyJ0eXAi…`; `.eyJ` may end Shopify's
+        // `sk.eyJ`), each a lookup and its gates.
+        let kept = dead & !drops;
+        let (least, most) = self.reach;
+        let p = p as isize;
+        let whole = p + least >= 0 && p + most + LANES as isize <= hay.len() as isize;
+        if kept != 0 && !self.others.is_empty() && whole {
+            let mut found = 0;
+            for other in &self.others {
+                let mut here = kept;
+                for &(offset, c, fold) in other {
+                    let v = f._mm512_or_si512(at((p + offset) as usize), fold);
+                    here &= bw._mm512_cmpeq_epi8_mask(v, c);
+                    if here == 0 {
+                        break;
+                    }
+                }
+                found |= here;
+                if found == kept {
+                    break;
+                }
+            }
+            drops |= kept & !found;
         }
         drops
     }
@@ -1633,20 +1735,25 @@ mod tests {
 
         /// A storm scan drops exactly the flagged positions [`Storm::drops_at`] names,
         /// byte by byte (the keyword in any case, a byte that ends its run within `n`
-        /// bytes after it, and no byte after or before it that keeps the hit), and
-        /// reports everything else the plain scan reports.
+        /// bytes after it, and no byte after or before it that keeps the hit, or, with
+        /// `others`, none of the keywords it keeps the hit for there), and reports
+        /// everything else the plain scan reports.
         #[test]
         fn storm_scans_drop_what_their_storm_names(
             units in proptest::collection::vec(("[a-zA-Z0-9_:/$\\-. @]{0,6}", 0usize..4), 0..120),
             n in 0usize..120,
             at in 0usize..64,
             len in 0usize..2000,
+            others in any::<bool>(),
         ) {
             let Some(sieve) = Sieve::new(&sigs(), &pairs()) else {
                 return Ok(());
             };
             let hay = ghp_units(&units);
-            let storm = ghp_storm((n % 60, (n * 7) % 80), (true, true));
+            let mut storm = ghp_storm((n % 60, (n * 7) % 80), (true, true));
+            if others {
+                storm.others = ghp_others();
+            }
             let span = (at.min(hay.len()), at + len);
             let mut stormed = Vec::new();
             let Some((count, dropped)) =
