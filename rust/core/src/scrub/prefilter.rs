@@ -3219,12 +3219,12 @@ impl Prefilter {
             };
             let n = stormed.unwrap_or_else(|| {
                 let mut top = Top::default();
-                // Without the sieve, a part of copies of a unit, each followed by a
-                // byte (a storm of look-alikes: `daaa` and a random byte), is walked
-                // but for long stretches of them where no keyword can begin.
-                let reads = match (sieve, b - a >= COPIES_FROM) {
-                    (None, true) => self.unit_reads(hay, (a, b), copying),
-                    _ => None,
+                // A part of copies of a unit, each followed by a byte (a storm of
+                // look-alikes: `daaa` and a random byte), is walked but for long
+                // stretches of them where no keyword can begin.
+                let reads = match b - a >= COPIES_FROM {
+                    true => self.unit_reads(hay, (a, b), copying),
+                    false => None,
                 };
                 let n = match reads {
                     Some(reads) => (reads.iter())
@@ -3613,8 +3613,8 @@ impl Prefilter {
         true
     }
 
-    /// Without the sieve, the window starts of the dense part `at..to` of `hay` to
-    /// walk, where it begins as copies of a unit, each followed by one byte or two
+    /// The window starts of the dense part `at..to` of `hay` to walk, where it
+    /// begins as copies of a unit, each followed by one byte or two
     /// (see [`unit_of`]): all but long stretches of copies where no keyword the walk
     /// finds can begin (see [`storm_drop::Copies::of_keywords`]: no hit's signature
     /// begins in them). `None` where it does not begin so, where the unit has no such
@@ -3639,11 +3639,9 @@ impl Prefilter {
             // Every keyword the walk finds (of three bytes or more), with its signature.
             let copies = |unit: &[u8]| {
                 let mut owned = Vec::new();
-                for (sigs, owners) in &keywords.passes {
-                    for (sig, owners) in sigs.iter().zip(owners) {
-                        for &(k, off) in owners {
-                            owned.push((&self.patterns[k as usize][..], &sig[..], off));
-                        }
+                for (sig, owners) in &keywords.dense.sigs {
+                    for &(k, off) in owners {
+                        owned.push((&self.patterns[k as usize][..], &sig[..], off));
                     }
                 }
                 storm_drop::Copies::of_keywords(unit, gap, &owned)
@@ -5679,7 +5677,8 @@ mod tests {
         /// read whole. The look-alike storms of the worst inputs and units cut from
         /// keywords (the signatures' bytes, so that bytes between make some), with
         /// one, two, or none, one or two of a few printable bytes between copies and
-        /// other keywords' fragments among them, read in slices of 4 to 64 KiB.
+        /// other keywords' fragments among them, read in slices of 4 to 64 KiB, with
+        /// the sieve (where the CPU has it) or Teddy.
         #[test]
         fn look_alikes_skipped_hold_no_hit(
             unit in prop_oneof![
@@ -5697,9 +5696,14 @@ mod tests {
             others in proptest::collection::vec((any::<prop::sample::Index>(), 1usize..12, 0usize..40000, any::<bool>()), 0..6),
             size in 4096usize..40000,
             slice in 4096usize..65536,
+            sieved in any::<bool>(),
         ) {
             static BUILT: std::sync::OnceLock<Prefilter> = std::sync::OnceLock::new();
-            let pre = BUILT.get_or_init(|| crate::scrub::RuleSet::builtin().prefilter_without_sieve());
+            let set = crate::scrub::RuleSet::builtin();
+            let pre = match sieved {
+                true => &set.prefilter,
+                false => BUILT.get_or_init(|| set.prefilter_without_sieve()),
+            };
             let mut text = storm_between(unit.as_bytes(), size, between.as_bytes(), gaps);
             for (which, n, at, upper) in &others {
                 let i = which.index(pre.patterns.len());
