@@ -896,6 +896,36 @@ impl Storm {
             .fold(0, |bits, i| bits | 1 << i)
     }
 
+    /// The positions of the step from `p` whose hit the sieve's scan drops (see
+    /// [`StormTables::drops`]): [`Storm::drops_at`] where the step holds every byte
+    /// the drop reads, else each position whose own bytes read all lie in `hay`,
+    /// its others compared (tests).
+    #[cfg(test)]
+    pub(crate) fn sieve_drops_at(&self, hay: &[u8], p: usize) -> u64 {
+        let before = self.before.iter().any(|&b| b != 0);
+        if whole_storm(hay, p, before, self.back_n > 0) {
+            return self.drops_at(hay, p);
+        }
+        let has = |bits: &[u8; 32]| bits.iter().any(|&b| b != 0);
+        let (least, most) = self.reach();
+        let others = !self.others.is_empty();
+        let back = [self.back_n.min(STORM_RUN), usize::from(has(&self.before))];
+        let back = back
+            .into_iter()
+            .chain(others.then_some(least.unsigned_abs()));
+        let ahead = [self.n.min(STORM_RUN), usize::from(has(&self.after))];
+        let ahead = (ahead.into_iter())
+            .chain((!self.after_pairs.is_empty()).then_some(2))
+            .map(|n| self.len + n)
+            .chain(others.then_some(most as usize + 1));
+        let (back, ahead) = (back.max().unwrap_or(0), ahead.max().unwrap_or(0));
+        (0..LANES)
+            .map(|i| p + i)
+            .filter(|&at| at >= back && at + ahead <= hay.len())
+            .filter(|&at| self.drops_one(hay, at))
+            .fold(0, |bits, at| bits | 1 << (at - p))
+    }
+
     /// Whether the hit at `hay[at..]` may be dropped, all the bytes read there held:
     /// its own hit is dead, and nothing keeps the place or no other keyword occurs
     /// there (tests; a scan's drop compares the others only in a step that holds all
@@ -910,10 +940,12 @@ impl Storm {
     #[cfg(test)]
     fn keeps_one(&self, hay: &[u8], at: usize) -> bool {
         let has = |bits: &[u8; 32], b: u8| bits[usize::from(b / 8)] >> (b % 8) & 1 == 1;
-        let (next, second) = (hay[at + self.len], hay[at + self.len + 1]);
-        let after = has(&self.after, next)
-            || (self.after_pairs.iter())
-                .any(|&[a, b]| next | fold_of(a) == a && second | fold_of(b) == b);
+        let (next, second) = (hay.get(at + self.len), hay.get(at + self.len + 1));
+        let after = next.is_some_and(|&next| has(&self.after, next))
+            || (self.after_pairs.iter()).any(|&[a, b]| {
+                next.is_some_and(|&next| next | fold_of(a) == a)
+                    && second.is_some_and(|&second| second | fold_of(b) == b)
+            });
         let before = at > 0 && has(&self.before, hay[at - 1]);
         after || before
     }
@@ -949,6 +981,47 @@ impl Storm {
         let back = self.back_n == 0 || (1..=back_n).any(|j| has(&self.back_ends, hay[at - j]));
         occurs && ahead && back
     }
+}
+
+/// Bit `i`: a bit of `ends` set at `p + len + i` or in the `n - 1` after it, for a
+/// storm's run of `n` after its keyword of `len` bytes (at most [`STORM_RUN`] and 8;
+/// `ends` holds the bits from `p` on): [`ahead_window`], but all set at once where
+/// every window of `n` holds a bit (see [`every_window`]).
+#[inline(always)]
+pub(crate) fn ahead_bits(ends: u128, n: usize, len: usize) -> u64 {
+    if every_window(ends, n) {
+        return u64::MAX;
+    }
+    (ahead_window(ends, n) >> len) as u64
+}
+
+/// Bit `i`: a bit of `ends` set at `63 + i` or in the `n - 1` before it (`n` at most
+/// [`STORM_RUN`]): [`back_window`], but all set at once where every window of `n`
+/// holds a bit.
+#[inline(always)]
+pub(crate) fn back_bits(ends: u128, n: usize) -> u64 {
+    if every_window(ends, n) {
+        return u64::MAX;
+    }
+    (back_window(ends, n) >> (LANES - 1)) as u64
+}
+
+/// Whether every span of `n` bits that lies in `ends` holds a set bit because every
+/// aligned 16 bits do (for `n` of 32 or more; 8 bits for 16 or more): a span that
+/// long holds an aligned 16 (or 8) bits whole. In a storm of a keyword and a random
+/// byte the runs' ends are that dense, and the doubling's chain of shifts is a tenth
+/// of a step.
+#[inline(always)]
+fn every_window(ends: u128, n: usize) -> bool {
+    // Some lane of `x` is zero (the lanes' high bits in `high`), exactly.
+    let zero_lane = |x: u64, ones: u64, high: u64| x.wrapping_sub(ones) & !x & high != 0;
+    let (lo, hi) = (ends as u64, (ends >> 64) as u64);
+    let lanes = match n {
+        32.. => (0x0001_0001_0001_0001, 0x8000_8000_8000_8000),
+        16.. => (0x0101_0101_0101_0101, 0x8080_8080_8080_8080),
+        _ => return false,
+    };
+    !zero_lane(lo, lanes.0, lanes.1) && !zero_lane(hi, lanes.0, lanes.1)
 }
 
 /// Bit `i`: a bit of `ends` set at `i` or in the `n - 1` after it (`n` 1 to 127),
@@ -1062,6 +1135,12 @@ struct Carried {
     back: u64,
 }
 
+/// The bytes around a step that [`StormTables::edge_drops`] copies: the step before,
+/// and as many after the step's start as [`whole_storm`] asks (two steps and 8), with
+/// the others' reach past them.
+#[cfg(target_arch = "x86_64")]
+const EDGE_COPY: usize = LANES + 2 * LANES + 8 + OTHERS_REACH as usize + LANES;
+
 /// Whether the step from `p` holds every byte a [`Storm`] reads: the step's bytes and
 /// the next step's, the keyword's length past them, with `before` the byte before,
 /// and with `back` the step before.
@@ -1087,8 +1166,75 @@ impl StormTables {
     ) -> u64 {
         if !whole_storm(hay, p, self.before.is_some(), self.back.is_some()) {
             *carried = Carried::default();
+            return self.edge_drops(sieve, vbmi, (hay, p));
+        }
+        self.whole_drops(sieve, vbmi, (hay, p), first, carried)
+    }
+
+    /// [`StormTables::drops`] of a step that does not hold every byte it reads (a
+    /// slice's first step and its last two or three): computed on a copy of the bytes
+    /// around it, zeros past the slice, and kept only at the positions whose every
+    /// byte read lies in the slice (see [`StormTables::reads`]). Each had kept its
+    /// places: at 64 KiB, half the lookups left in a storm of `sk-` and a random byte.
+    #[cold]
+    #[inline(never)]
+    fn edge_drops(&self, sieve: &Sieve, vbmi: Vbmi, (hay, p): (&[u8], usize)) -> u64 {
+        let (before, after) = self.reads();
+        let valid = (0..LANES)
+            .filter(|&i| p + i >= before && p + i + after <= hay.len())
+            .fold(0u64, |bits, i| bits | 1 << i);
+        if valid == 0 {
             return 0;
         }
+        // `hay[p - LANES..]` at 0 (zeros before the slice), so the step lies at `LANES`.
+        let mut copy = [0u8; EDGE_COPY];
+        let from = p.saturating_sub(LANES);
+        let to = hay.len().min(p + EDGE_COPY - LANES);
+        copy[LANES - (p - from)..LANES + (to - p)].copy_from_slice(&hay[from..to]);
+        let first = std::array::from_fn(|j| load(&copy[LANES + j..]));
+        let at = (&copy[..], LANES);
+        valid & self.whole_drops(sieve, vbmi, at, first, &mut Carried::default())
+    }
+
+    /// How many bytes before a position, and from it on, a drop may read there: the
+    /// runs, the bytes after and before the keyword, the others' bytes.
+    fn reads(&self) -> (usize, usize) {
+        let (least, most) = self.reach;
+        let before = [
+            self.back.map_or(0, |(_, n)| n),
+            usize::from(self.before.is_some()),
+            if self.others.is_empty() {
+                0
+            } else {
+                least.unsigned_abs()
+            },
+        ];
+        let after = [
+            self.len + self.ahead.map_or(0, |(_, n)| n),
+            self.len + usize::from(self.after.is_some()),
+            self.len + if self.pairs > 0 { 2 } else { 0 },
+            if self.others.is_empty() {
+                0
+            } else {
+                most as usize + 1
+            },
+        ];
+        (
+            before.into_iter().max().unwrap_or(0),
+            after.into_iter().max().unwrap_or(0),
+        )
+    }
+
+    /// [`StormTables::drops`] of a step that holds every byte it reads.
+    #[inline(always)]
+    fn whole_drops(
+        &self,
+        sieve: &Sieve,
+        vbmi: Vbmi,
+        (hay, p): (&[u8], usize),
+        first: [__m512i; 4],
+        carried: &mut Carried,
+    ) -> u64 {
         let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
         let at = |k: usize| load(&hay[k..]);
         // Bytes of `v` in a bitmap `table`: its byte `b / 8` looked up, then its bit.
@@ -1122,7 +1268,7 @@ impl StormTables {
             let next = of(at(p + LANES), ends);
             carried.ahead = next;
             let ends = u128::from(here) | u128::from(next) << 64;
-            drops &= (ahead_window(ends, n) >> self.len) as u64;
+            drops &= ahead_bits(ends, n, self.len);
         }
         if let Some((ends, n)) = self.back {
             // Bit `j`: a byte that ends the run at `p - 64 + j` or in the `n` bytes
@@ -1131,7 +1277,7 @@ impl StormTables {
             let here = of(first[0], ends);
             carried.back = here;
             let ends = u128::from(before) | u128::from(here) << 64;
-            drops &= (back_window(ends, n) >> (LANES - 1)) as u64;
+            drops &= back_bits(ends, n);
         }
         // The keyword's own hit is dead here: what follows keeps a place for others.
         let dead = drops;
@@ -1716,6 +1862,13 @@ mod tests {
             });
             prop_assert_eq!(ahead_window(ends, n), want(true));
             prop_assert_eq!(back_window(ends, n), want(false));
+            // As a storm's drop asks them: all set at once where the ends are dense.
+            if n <= STORM_RUN {
+                for len in 3..=8 {
+                    prop_assert_eq!(ahead_bits(ends, n, len), (want(true) >> len) as u64);
+                }
+                prop_assert_eq!(back_bits(ends, n), (want(false) >> (LANES - 1)) as u64);
+            }
         }
 
         #[test]
@@ -1768,7 +1921,7 @@ mod tests {
             let mut named = Vec::new();
             let mut p = from;
             while p < to {
-                let bits = storm.drops_at(&hay, p);
+                let bits = storm.sieve_drops_at(&hay, p);
                 named.extend((0..LANES).filter(|&i| bits >> i & 1 == 1 && p + i < to).map(|i| p + i));
                 p += LANES;
             }

@@ -21,7 +21,7 @@
 use core::arch::x86_64::__m256i;
 use pulp::x86::V3;
 
-use super::sieve::{ahead_window, back_window, fold_of, Storm, PAIRS_AFTER, STORM_RUN};
+use super::sieve::{ahead_bits, back_bits, fold_of, Storm, PAIRS_AFTER, STORM_RUN};
 
 /// Positions per step.
 const LANES: usize = 64;
@@ -307,7 +307,7 @@ fn drops_in(
                 let here = ahead_here.unwrap_or_else(|| of64(simd, hay, p, ends));
                 ahead_next = of64(simd, hay, p + LANES, ends);
                 let ends = u128::from(here) | u128::from(ahead_next) << 64;
-                drops &= (ahead_window(ends, n) >> t.len) as u64;
+                drops &= ahead_bits(ends, n, t.len);
             }
             if let Some((ends, n)) = t.back {
                 // Bit `63 + i`: one that ends the run before `p + i`, in the
@@ -315,7 +315,7 @@ fn drops_in(
                 let before = back_before.unwrap_or_else(|| of64(simd, hay, p - LANES, ends));
                 back_here = of64(simd, hay, p, ends);
                 let ends = u128::from(before) | u128::from(back_here) << 64;
-                drops &= (back_window(ends, n) >> (LANES - 1)) as u64;
+                drops &= back_bits(ends, n);
             }
             carried = Some((p + LANES, ahead_next, back_here));
             // The keyword's own hit cannot match here; what follows keeps a place
