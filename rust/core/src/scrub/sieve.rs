@@ -721,8 +721,12 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
         let mut flagged = bw._mm512_test_epi8_mask(any, any) & keep;
         // A storm's drops first: what is left may not crowd the step.
         if let Some(storm) = storm {
-            let drop =
-                storm.drops(sieve, vbmi, (hay, p), [raw, r1, r2, r3], &mut carried) & flagged;
+            let drop = if storm.whole(hay, p) {
+                storm.drops(sieve, vbmi, (hay, p), [raw, r1, r2, r3], &mut carried)
+            } else {
+                carried = Carried::default();
+                storm.edge_drops(sieve, vbmi, (hay, p))
+            } & flagged;
             dropped += drop.count_ones() as usize;
             flagged &= !drop;
         }
@@ -1150,25 +1154,11 @@ fn whole_storm(hay: &[u8], p: usize, before: bool, back: bool) -> bool {
 
 #[cfg(target_arch = "x86_64")]
 impl StormTables {
-    /// The positions of the step from `p` of `hay` whose hit is dropped, as bits; none
-    /// where the step does not hold every byte this reads (see [`whole_storm`]).
-    /// `first` holds the step's bytes from each of its first four positions on (the
-    /// sieve's own loads); `carried`, what the step before found of this one's bytes
-    /// (updated for the next).
+    /// Whether the step from `p` of `hay` holds every byte [`StormTables::drops`]
+    /// reads (see [`whole_storm`]).
     #[inline(always)]
-    fn drops(
-        &self,
-        sieve: &Sieve,
-        vbmi: Vbmi,
-        (hay, p): (&[u8], usize),
-        first: [__m512i; 4],
-        carried: &mut Carried,
-    ) -> u64 {
-        if !whole_storm(hay, p, self.before.is_some(), self.back.is_some()) {
-            *carried = Carried::default();
-            return self.edge_drops(sieve, vbmi, (hay, p));
-        }
-        self.whole_drops(sieve, vbmi, (hay, p), first, carried)
+    fn whole(&self, hay: &[u8], p: usize) -> bool {
+        whole_storm(hay, p, self.before.is_some(), self.back.is_some())
     }
 
     /// [`StormTables::drops`] of a step that does not hold every byte it reads (a
@@ -1193,7 +1183,7 @@ impl StormTables {
         copy[LANES - (p - from)..LANES + (to - p)].copy_from_slice(&hay[from..to]);
         let first = std::array::from_fn(|j| load(&copy[LANES + j..]));
         let at = (&copy[..], LANES);
-        valid & self.whole_drops(sieve, vbmi, at, first, &mut Carried::default())
+        valid & self.drops(sieve, vbmi, at, first, &mut Carried::default())
     }
 
     /// How many bytes before a position, and from it on, a drop may read there: the
@@ -1225,9 +1215,13 @@ impl StormTables {
         )
     }
 
-    /// [`StormTables::drops`] of a step that holds every byte it reads.
+    /// The positions of the step from `p` of `hay` whose hit is dropped, as bits, where
+    /// the step holds every byte this reads (see [`StormTables::whole`]; else
+    /// [`StormTables::edge_drops`]). `first` holds the step's bytes from each of its
+    /// first four positions on (the sieve's own loads); `carried`, what the step before
+    /// found of this one's bytes (updated for the next).
     #[inline(always)]
-    fn whole_drops(
+    fn drops(
         &self,
         sieve: &Sieve,
         vbmi: Vbmi,
