@@ -791,6 +791,11 @@ pub(crate) struct Storm {
 /// [`Storm::after_pairs`]).
 pub(crate) const PAIRS_AFTER: usize = 8;
 
+/// A storm with this many pairs after its keyword or more compares them only in a step
+/// where lookups of their first and second bytes say one may occur.
+#[cfg(target_arch = "x86_64")]
+const FEW_PAIRS: usize = 4;
+
 /// The most other keywords a storm's kept places are compared with (see
 /// [`Storm::others`]), and the most bytes before or after a place they read.
 pub(crate) const OTHERS: usize = 16;
@@ -815,6 +820,8 @@ pub(crate) struct StormTables {
     /// the first `pairs` are the storm's.
     after_pairs: [[__m512i; 4]; PAIRS_AFTER],
     pairs: usize,
+    /// The pairs' first bytes and their second bytes, in either case, as bitmaps.
+    pair_bytes: (__m512i, __m512i),
     /// [`Storm::others`]: per byte, its offset, the byte and its fold; and the least
     /// and most offsets.
     others: Vec<Vec<(isize, __m512i, __m512i)>>,
@@ -855,6 +862,17 @@ impl Storm {
                 [a, fa, b, fb]
             }),
             pairs: self.after_pairs.len().min(PAIRS_AFTER),
+            pair_bytes: {
+                let (mut firsts, mut seconds) = ([0u8; 32], [0u8; 32]);
+                for pair in self.after_pairs.iter().take(PAIRS_AFTER) {
+                    for (set, &b) in [&mut firsts, &mut seconds].into_iter().zip(pair) {
+                        for c in [b, b.to_ascii_uppercase()] {
+                            set[usize::from(c / 8)] |= 1 << (c % 8);
+                        }
+                    }
+                }
+                (table(&firsts), table(&seconds))
+            },
             others: (self.others.iter())
                 .map(|other| {
                     (other.iter())
@@ -1278,12 +1296,18 @@ impl StormTables {
         if let Some(after) = self.after {
             drops &= !of(at(p + self.len), after);
         }
+        // Many pairs are compared only where the two bytes may be one (in a storm of
+        // `sk-` and a random byte, `sk-a` is followed by `s`): the two lookups cost
+        // about what four pairs' compares do.
         if self.pairs > 0 {
             let (next, second) = (at(p + self.len), at(p + self.len + 1));
-            for &[a, fa, b, fb] in &self.after_pairs[..self.pairs] {
-                let first = bw._mm512_cmpeq_epi8_mask(f._mm512_or_si512(next, fa), a);
-                let then = bw._mm512_cmpeq_epi8_mask(f._mm512_or_si512(second, fb), b);
-                drops &= !(first & then);
+            let (firsts, seconds) = self.pair_bytes;
+            if self.pairs < FEW_PAIRS || drops & of(next, firsts) & of(second, seconds) != 0 {
+                for &[a, fa, b, fb] in &self.after_pairs[..self.pairs] {
+                    let first = bw._mm512_cmpeq_epi8_mask(f._mm512_or_si512(next, fa), a);
+                    let then = bw._mm512_cmpeq_epi8_mask(f._mm512_or_si512(second, fb), b);
+                    drops &= !(first & then);
+                }
             }
         }
         if let Some(before) = self.before {
@@ -1892,6 +1916,7 @@ mod tests {
             at in 0usize..64,
             len in 0usize..2000,
             others in any::<bool>(),
+            after in 0usize..=PAIRS_AFTER,
         ) {
             let Some(sieve) = Sieve::new(&sigs(), &pairs()) else {
                 return Ok(());
@@ -1901,6 +1926,10 @@ mod tests {
             if others {
                 storm.others = ghp_others();
             }
+            // Fewer pairs than `FEW_PAIRS` are compared everywhere, more where the
+            // lookups of their bytes say they may be.
+            let all = [*b"ab", *b"_:", *b"9z", *b"xy", *b"a_", *b"$$", *b"@x", *b"zz"];
+            storm.after_pairs = all[..after].to_vec();
             let span = (at.min(hay.len()), at + len);
             let mut stormed = Vec::new();
             let Some((count, dropped)) =
