@@ -863,14 +863,7 @@ impl Storm {
             }),
             pairs: self.after_pairs.len().min(PAIRS_AFTER),
             pair_bytes: {
-                let (mut firsts, mut seconds) = ([0u8; 32], [0u8; 32]);
-                for pair in self.after_pairs.iter().take(PAIRS_AFTER) {
-                    for (set, &b) in [&mut firsts, &mut seconds].into_iter().zip(pair) {
-                        for c in [b, b.to_ascii_uppercase()] {
-                            set[usize::from(c / 8)] |= 1 << (c % 8);
-                        }
-                    }
-                }
+                let (firsts, seconds) = self.pair_bytes();
                 (table(&firsts), table(&seconds))
             },
             others: (self.others.iter())
@@ -981,6 +974,20 @@ impl Storm {
             && !(self.others.iter()).any(|other| {
                 (other.iter()).all(|&(off, c)| byte(off).is_none_or(|b| b | fold_of(c) == c))
             })
+    }
+
+    /// The first bytes of the pairs after the keyword, and their second bytes, in
+    /// either case, as bitmaps (bit `b % 8` of byte `b / 8`).
+    pub(crate) fn pair_bytes(&self) -> ([u8; 32], [u8; 32]) {
+        let (mut firsts, mut seconds) = ([0u8; 32], [0u8; 32]);
+        for pair in self.after_pairs.iter().take(PAIRS_AFTER) {
+            for (set, &b) in [&mut firsts, &mut seconds].into_iter().zip(pair) {
+                for c in [b, b.to_ascii_uppercase()] {
+                    set[usize::from(c / 8)] |= 1 << (c % 8);
+                }
+            }
+        }
+        (firsts, seconds)
     }
 
     /// The least and most offsets of [`Storm::others`]' bytes (0 with none).

@@ -103,14 +103,7 @@ impl Tables {
             }),
             n_pairs: storm.after_pairs.len().min(PAIRS_AFTER),
             pair_bytes: {
-                let (mut firsts, mut seconds) = ([0u8; 32], [0u8; 32]);
-                for pair in storm.after_pairs.iter().take(PAIRS_AFTER) {
-                    for (set, &b) in [&mut firsts, &mut seconds].into_iter().zip(pair) {
-                        for c in [b, b.to_ascii_uppercase()] {
-                            set[usize::from(c / 8)] |= 1 << (c % 8);
-                        }
-                    }
-                }
+                let (firsts, seconds) = storm.pair_bytes();
                 (Set::of(&firsts), Set::of(&seconds))
             },
         }
