@@ -998,7 +998,8 @@ impl Dense {
     /// * a longer keyword whose signature starts there needs its next two bytes right
     ///   after the keyword (`after_pairs`; its next byte, `after`, when it has one more
     ///   or there are too many), and one whose signature lies within it, its byte right
-    ///   before (`before`): a position with such bytes is kept;
+    ///   before (`before`): a position with such bytes is kept, unless none of those
+    ///   keywords occurs there (`others`: their bytes, up to [`OTHERS`] keywords);
     /// * a keyword the storm's holds as a prefix would hit there whatever follows: no
     ///   storm.
     ///

@@ -751,8 +751,9 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
 /// (any ASCII case), a byte that ends the run its rules need after it comes within `n`
 /// bytes after it, or one that ends the run they need before it within `back_n` bytes
 /// before it, and the bytes right after and right before it are none that another
-/// keyword starting at its signature would need (see `prefilter::Dense::storm`, which
-/// proves that the hits dropped so cannot match). Its flagged positions are cleared
+/// keyword starting at its signature would need, or none of those keywords occurs
+/// there (see `prefilter::Dense::storm`, which proves that the hits dropped so cannot
+/// match). Its flagged positions are cleared
 /// before any is looked up: in a storm of `ghp_` and one random byte each, all of them.
 #[derive(Clone, Debug)]
 pub(crate) struct Storm {
