@@ -827,6 +827,8 @@ pub(crate) struct StormTables {
     /// and most offsets.
     others: Vec<Vec<(isize, __m512i, __m512i)>>,
     reach: (isize, isize),
+    /// [`Storm::edge_reads`].
+    reads: (usize, usize),
     /// Byte `i`: `1 << (i % 8)`.
     bits: __m512i,
 }
@@ -875,6 +877,7 @@ impl Storm {
                 })
                 .collect(),
             reach: self.reach(),
+            reads: self.edge_reads(),
             bits: bytemuck::cast::<[u8; 64], __m512i>(std::array::from_fn(|i| 1 << (i % 8))),
         }
     }
@@ -922,19 +925,7 @@ impl Storm {
         if whole_storm(hay, p, before, self.back_n > 0) {
             return self.drops_at(hay, p);
         }
-        let has = |bits: &[u8; 32]| bits.iter().any(|&b| b != 0);
-        let (least, most) = self.reach();
-        let others = !self.others.is_empty();
-        let back = [self.back_n.min(STORM_RUN), usize::from(has(&self.before))];
-        let back = back
-            .into_iter()
-            .chain(others.then_some(least.unsigned_abs()));
-        let ahead = [self.n.min(STORM_RUN), usize::from(has(&self.after))];
-        let ahead = (ahead.into_iter())
-            .chain((!self.after_pairs.is_empty()).then_some(2))
-            .map(|n| self.len + n)
-            .chain(others.then_some(most as usize + 1));
-        let (back, ahead) = (back.max().unwrap_or(0), ahead.max().unwrap_or(0));
+        let (back, ahead) = self.edge_reads();
         (0..LANES)
             .map(|i| p + i)
             .filter(|&at| at >= back && at + ahead <= hay.len())
@@ -989,6 +980,25 @@ impl Storm {
             }
         }
         (firsts, seconds)
+    }
+
+    /// How many bytes before a position, and from it on, the drop may read there: the
+    /// runs, the bytes after and before the keyword, the others' bytes (see
+    /// [`StormTables::edge_drops`]).
+    pub(crate) fn edge_reads(&self) -> (usize, usize) {
+        let has = |bits: &[u8; 32]| bits.iter().any(|&b| b != 0);
+        let (least, most) = self.reach();
+        let others = !self.others.is_empty();
+        let back = [self.back_n.min(STORM_RUN), usize::from(has(&self.before))];
+        let back = back
+            .into_iter()
+            .chain(others.then_some(least.unsigned_abs()));
+        let ahead = [self.n.min(STORM_RUN), usize::from(has(&self.after))];
+        let ahead = (ahead.into_iter())
+            .chain((!self.after_pairs.is_empty()).then_some(2))
+            .map(|n| self.len + n)
+            .chain(others.then_some(most as usize + 1));
+        (back.max().unwrap_or(0), ahead.max().unwrap_or(0))
     }
 
     /// The least and most offsets of [`Storm::others`]' bytes (0 with none).
@@ -1190,12 +1200,12 @@ impl StormTables {
     /// [`StormTables::drops`] of a step that does not hold every byte it reads (a
     /// slice's first step and its last two or three): computed on a copy of the bytes
     /// around it, zeros past the slice, and kept only at the positions whose every
-    /// byte read lies in the slice (see [`StormTables::reads`]). Each had kept its
+    /// byte read lies in the slice (see [`Storm::edge_reads`]). Each had kept its
     /// places: at 64 KiB, half the lookups left in a storm of `sk-` and a random byte.
     #[cold]
     #[inline(never)]
     fn edge_drops(&self, sieve: &Sieve, vbmi: Vbmi, (hay, p): (&[u8], usize)) -> u64 {
-        let (before, after) = self.reads();
+        let (before, after) = self.reads;
         let valid = (0..LANES)
             .filter(|&i| p + i >= before && p + i + after <= hay.len())
             .fold(0u64, |bits, i| bits | 1 << i);
@@ -1210,35 +1220,6 @@ impl StormTables {
         let first = std::array::from_fn(|j| load(&copy[LANES + j..]));
         let at = (&copy[..], LANES);
         valid & self.drops(sieve, vbmi, at, first, &mut Carried::default())
-    }
-
-    /// How many bytes before a position, and from it on, a drop may read there: the
-    /// runs, the bytes after and before the keyword, the others' bytes.
-    fn reads(&self) -> (usize, usize) {
-        let (least, most) = self.reach;
-        let before = [
-            self.back.map_or(0, |(_, n)| n),
-            usize::from(self.before.is_some()),
-            if self.others.is_empty() {
-                0
-            } else {
-                least.unsigned_abs()
-            },
-        ];
-        let after = [
-            self.len + self.ahead.map_or(0, |(_, n)| n),
-            self.len + usize::from(self.after.is_some()),
-            self.len + if self.pairs > 0 { 2 } else { 0 },
-            if self.others.is_empty() {
-                0
-            } else {
-                most as usize + 1
-            },
-        ];
-        (
-            before.into_iter().max().unwrap_or(0),
-            after.into_iter().max().unwrap_or(0),
-        )
     }
 
     /// The positions of the step from `p` of `hay` whose hit is dropped, as bits, where
