@@ -30,7 +30,9 @@
 //! Signatures of keywords found as written (see `prefilter`) are case-sensitive: a
 //! step that flags [`REFINE`] positions or more (a storm, or a run of one letter) is
 //! looked up again by its bytes as written before any position is (see [`refine`]),
-//! so that a run of `a` is not a flag at every byte for Twitter's 21 `A`s.
+//! so that a run of `a` is not a flag at every byte for Twitter's 21 `A`s; so is a
+//! step of a storm part that its drop leaves any flag in (where a storm's copies
+//! meet they may spell such a signature in the other case).
 //!
 //! Where the CPU also has AVX-512 VBMI (Ice Lake, Zen 4 on), the same buckets are
 //! looked up by byte ([`Bytes`]): one `vpermb` answers for eight buckets at 64
@@ -314,7 +316,8 @@ impl Sieve {
     /// As [`Sieve::new`], with signature `i` found only as `cased[i]` spells it where
     /// that is `Some` (the same bytes in some ASCII case: the signature of keywords
     /// found as written). A flagged position's case is only compared in a step that
-    /// flags [`REFINE`] positions or more (see [`refine`]); the lookup after a flag
+    /// flags [`REFINE`] positions or more (see [`refine`]), or, in a storm part, any
+    /// position its drop leaves (see [`Sieve::find_storm`]); the lookup after a flag
     /// folds case either way, and the caller compares a keyword's case.
     pub(crate) fn with_cases(
         sigs: &[Vec<u8>],
@@ -505,10 +508,11 @@ impl Sieve {
         }
     }
 
-    /// [`Sieve::find`] (case asked), with the hits of `storm` that cannot match
-    /// dropped 64 positions at a time, before any is looked up (see [`Storm`]): how
-    /// many signatures and pairs it found, and how many positions it dropped. `None`
-    /// where the CPU lacks VBMI (the storm's tables are looked up by byte).
+    /// [`Sieve::find`] (case asked of every step with a flag left), with the hits of
+    /// `storm` that cannot match dropped 64 positions at a time, before any is looked
+    /// up (see [`Storm`]): how many signatures and pairs it found, and how many
+    /// positions it dropped. `None` where the CPU lacks VBMI (the storm's tables are
+    /// looked up by byte).
     pub(crate) fn find_storm(
         &self,
         hay: &[u8],
@@ -730,7 +734,13 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
             dropped += drop.count_ones() as usize;
             flagged &= !drop;
         }
-        if CASED && flagged.count_ones() as usize >= REFINE {
+        // In a storm part, any flag the drop left is asked its case: where a storm's
+        // copies meet they may spell a case-sensitive signature in the other case
+        // (`AZDOa` then `AZDO` holds `OaA`, Airtable's `oaa`: a copy in ten), each
+        // flag a lookup and a keyword compared in vain; the refine costs the step a
+        // few lookups.
+        let refine = if STORM { 1 } else { REFINE };
+        if CASED && flagged.count_ones() as usize >= refine {
             let cased = sieve.bytes.as_ref().map_or(&[][..], |b| &b.cased[..]);
             let tables = (groups.as_ref(), cased);
             flagged &= byte_refine(sieve, vbmi, tables, kept, [c, [raw, r1, r2, r3]]);
@@ -1949,6 +1959,63 @@ mod tests {
             let mut kept = kept;
             kept.sort_unstable();
             prop_assert_eq!(stormed, kept);
+        }
+
+        /// With a signature found as written (`akia` as `AKIA`), a storm scan asks the
+        /// case of every step its drop leaves a flag in: it reports every hit the
+        /// plain scan reports that is spelled as written and not dropped, nothing the
+        /// plain scan does not, and no `akia` spelled otherwise however few there are
+        /// (a storm's copies meet such signatures in the other case; each was a
+        /// lookup in vain).
+        #[test]
+        fn storm_scans_ask_the_case_of_what_they_keep(
+            units in proptest::collection::vec(("[a-zA-Z0-9_:/$\\-. @]{0,6}", 0usize..4), 0..120),
+            akias in proptest::collection::vec((0usize..2000, 0usize..4), 0..6),
+            n in 0usize..60,
+            at in 0usize..64,
+            len in 0usize..2000,
+        ) {
+            let sigs = sigs();
+            let cased: Vec<Option<Vec<u8>>> = (sigs.iter())
+                .map(|s| (s == b"akia").then(|| b"AKIA".to_vec()))
+                .collect();
+            let Some(sieve) = Sieve::with_cases(&sigs, &cased, &pairs()) else {
+                return Ok(());
+            };
+            let mut hay = ghp_units(&units);
+            for &(i, spelling) in &akias {
+                let word = [b"AKIA", b"akia", b"Akia", b"AKIa"][spelling];
+                if i + 4 <= hay.len() {
+                    hay[i..i + 4].copy_from_slice(word);
+                }
+            }
+            let storm = ghp_storm((n, 0), (true, false));
+            let span = (at.min(hay.len()), at + len);
+            let mut stormed = Vec::new();
+            let Some((count, _)) =
+                sieve.find_storm(&hay, span, &storm, |s, at| stormed.push((s, at)))
+            else {
+                return Ok(());
+            };
+            prop_assert_eq!(count, stormed.len());
+            let mut plain = Vec::new();
+            sieve.find(&hay, span, true, |s, at| plain.push((s, at)));
+            let (from, to) = (span.0, span.1.min(hay.len()));
+            let mut dropped = Vec::new();
+            for p in (from..to).step_by(LANES) {
+                let bits = storm.sieve_drops_at(&hay, p);
+                dropped.extend((0..LANES).filter(|&i| bits >> i & 1 == 1).map(|i| p + i));
+            }
+            let akia = sigs.iter().position(|s| s == b"akia").expect("akia") as u32;
+            let written = |&(s, at): &(u32, usize)| s != akia || hay[at..].starts_with(b"AKIA");
+            for hit in &stormed {
+                prop_assert!(plain.contains(hit), "{:?} not in the plain scan", hit);
+                prop_assert!(written(hit), "{:?} not spelled as written", hit);
+            }
+            for hit in plain.iter().filter(|&h| written(h)) {
+                let gone = hit.0 < sieve.sigs && dropped.contains(&hit.1);
+                prop_assert!(gone || stormed.contains(hit), "{:?} missing", hit);
+            }
         }
 
         /// Signatures found as written, in text whose steps are crowded (runs of one
