@@ -3,9 +3,10 @@
 //! encodings (`literal`), the placeholder guard of context rules (`guard`), the
 //! stream state as bytes for another process (`snapshot`), many rows of
 //! consecutive streams in one call (`rows`), how far an overflow swallows
-//! (`swallow`), the byte permutes of the sieve (`vbmi`, the crate's one `unsafe`) and a
+//! (`swallow`), questions asked less often while they answer no (`backoff`), the byte permutes of the sieve (`vbmi`, the crate's one `unsafe`) and a
 //! storm's drop where there is no sieve (`storm_drop`).
 
+mod backoff;
 mod guard;
 mod literal;
 mod opening;

@@ -38,6 +38,7 @@ use memchr::memmem;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use super::backoff::Backoff;
 use super::opening::{opening, run_after, Gate, Opening, Reading, RunBefore, Window, AHEAD};
 use super::ruleset::{BeforeRun, ByteClass};
 use super::sieve::{Sieve, Storm, OTHERS, OTHERS_REACH, PAIRS_AFTER};
@@ -1513,49 +1514,6 @@ const LOOK_ALIKE: usize = 16;
 /// MB/s, ~670 walked throughout). On the clean corpus one block in ~600 is walked for
 /// look-alikes, and the one after it stays walked about one time in nine.
 const STAY_SAMPLES: usize = 64;
-
-/// Asks that fail are made after more and more blocks: 1, 2, 4, … up to 16 between
-/// them; one that succeeds starts over.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Backoff {
-    /// Blocks to let go by before the next ask.
-    wait: u32,
-    /// Asks failed in a row.
-    failed: u32,
-    /// Asks made (tests).
-    #[cfg(test)]
-    pub(crate) asked: usize,
-}
-
-impl Backoff {
-    /// Whether to ask now (a block goes by when not).
-    fn due(&mut self) -> bool {
-        if self.wait > 0 {
-            self.wait -= 1;
-            return false;
-        }
-        true
-    }
-
-    /// Asks failed in a row (tests).
-    #[cfg(test)]
-    pub(crate) fn failed(&self) -> u32 {
-        self.failed
-    }
-
-    fn answer(&mut self, found: bool) {
-        #[cfg(test)]
-        {
-            self.asked += 1;
-        }
-        if found {
-            (self.wait, self.failed) = (0, 0);
-        } else {
-            self.wait = 1 << self.failed.min(4);
-            self.failed += 1;
-        }
-    }
-}
 
 impl Period {
     /// Append the copies of the period's hits whose signatures start in `lo..hi`

@@ -61,6 +61,8 @@ use core::arch::x86_64::__m512i;
 use pulp::x86::V4;
 
 #[cfg(target_arch = "x86_64")]
+use super::backoff::Backoff;
+#[cfg(target_arch = "x86_64")]
 use super::vbmi::Vbmi;
 
 /// Positions per step.
@@ -165,6 +167,15 @@ fn byte_groups(groups: &[Group]) -> Vec<ByteGroup> {
 
 /// Flagged positions in a step from which [`refine`] asks the case of each.
 const REFINE: usize = 8;
+
+/// When a step with fewer flags than [`REFINE`] asks their case: at once while
+/// asking drops some, else after 1, 2, 4, … up to 64 such steps unasked
+/// (`1 << FEW_MOST`). In clean text a flag is seldom a signature in the other case
+/// (asking every step with a flag read the clean corpus ~2 % slower, and a storm of
+/// `cas-`, whose flags are other signatures' bytes, 11 %).
+#[cfg(target_arch = "x86_64")]
+type FewAsked = Backoff<FEW_MOST>;
+const FEW_MOST: u32 = 6;
 
 /// The most two-byte keywords a sieve compares.
 const PAIRS: usize = 8;
@@ -680,6 +691,9 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
     // left clean text 7 % slower in alternated builds, a difference of code layout.)
     let up = |k: u8| bytemuck::cast::<[u8; 64], __m512i>(std::array::from_fn(|i| i as u8 + k));
     let (up1, up2, up3) = (up(1), up(2), up(3));
+    // Steps with a few flags (fewer than `REFINE`) are asked their case while asking
+    // drops some (see `FewAsked`).
+    let mut few = FewAsked::default();
     let mut p = at;
     while p < to {
         // Position `i` of `rk` holds the byte `k` after the step's `i`th; past the
@@ -734,16 +748,23 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
             dropped += drop.count_ones() as usize;
             flagged &= !drop;
         }
-        // In a storm part, any flag the drop left is asked its case: where a storm's
-        // copies meet they may spell a case-sensitive signature in the other case
-        // (`AZDOa` then `AZDO` holds `OaA`, Airtable's `oaa`: a copy in ten), each
-        // flag a lookup and a keyword compared in vain; the refine costs the step a
-        // few lookups.
-        let refine = if STORM { 1 } else { REFINE };
-        if CASED && flagged.count_ones() as usize >= refine {
-            let cased = sieve.bytes.as_ref().map_or(&[][..], |b| &b.cased[..]);
-            let tables = (groups.as_ref(), cased);
-            flagged &= byte_refine(sieve, vbmi, tables, kept, [c, [raw, r1, r2, r3]]);
+        if CASED && flagged != 0 {
+            // In a storm part, any flag the drop left is asked its case: where a
+            // storm's copies meet they may spell a case-sensitive signature in the
+            // other case (`AZDOa` then `AZDO` holds `OaA`, Airtable's `oaa`: a copy
+            // in ten), each flag a lookup and a keyword compared in vain; the refine
+            // costs the step a few lookups. Elsewhere a step with few flags is asked
+            // while that pays (`daaa` and a random byte: `aaaa`, Twitter's 21 `A`s).
+            let crowded = flagged.count_ones() as usize >= REFINE;
+            if STORM || crowded || few.due() {
+                let cased = sieve.bytes.as_ref().map_or(&[][..], |b| &b.cased[..]);
+                let tables = (groups.as_ref(), cased);
+                let asked = byte_refine(sieve, vbmi, tables, kept, [c, [raw, r1, r2, r3]]);
+                if !STORM && !crowded {
+                    few.answer(flagged & asked != flagged);
+                }
+                flagged &= asked;
+            }
         }
         count += pairs(sieve, [raw, r1], (p, n), &mut found);
         while flagged != 0 {
@@ -1411,6 +1432,7 @@ fn steps<G: AsRef<[Group]>, const CASED: bool>(
     // Lane `i` of this selects lane `i + 1` of the pair (`vpermt2w`): the bytes
     // from two on.
     let up_one = bytemuck::cast::<[u16; 32], __m512i>(std::array::from_fn(|i| i as u16 + 1));
+    let mut few = FewAsked::default();
     let mut p = at;
     while p < to {
         // Lane `i` of `raw` holds the bytes at `2i` and `2i + 1` from `p`, of `r1`
@@ -1464,10 +1486,15 @@ fn steps<G: AsRef<[Group]>, const CASED: bool>(
         }
         let mut even_flagged = bw._mm512_test_epi16_mask(even_any, even_any) & even_keep;
         let mut odd_flagged = bw._mm512_test_epi16_mask(odd_any, odd_any) & odd_keep;
-        if CASED && (even_flagged.count_ones() + odd_flagged.count_ones()) as usize >= REFINE {
+        // As the byte tables ask (see `byte_steps`).
+        let n = (even_flagged.count_ones() + odd_flagged.count_ones()) as usize;
+        if CASED && n > 0 && (n >= REFINE || few.due()) {
             let flagged = (even_flagged, odd_flagged);
             (even_flagged, odd_flagged) =
                 refine(sieve, &kept, [v0, h0, v2, h2, v4], [raw, r2, r4], flagged);
+            if n < REFINE {
+                few.answer((even_flagged, odd_flagged) != flagged);
+            }
         }
         // The pairs: even positions' two bytes are lanes of the step's bytes, odd
         // positions' of the bytes from the next. (What `pairs` does, written out here:
@@ -1847,6 +1874,38 @@ mod tests {
             assert!(want.len() >= sigs.len() / 3);
             assert_eq!(sieved(&sieve, &hay, (0, hay.len())), want);
         }
+    }
+
+    /// A step with fewer flags than `REFINE` is asked their case while asking drops
+    /// some: `akia` four times a step, none as written, is never looked up; as
+    /// written, each is; and after steps whose flags all hold a signature (`ghp_` is
+    /// found in any case), the next `akia` are asked again within 64 steps.
+    #[test]
+    fn steps_with_few_flags_are_asked_their_case_while_it_drops_some() {
+        let sigs = sigs();
+        let cased: Vec<Option<Vec<u8>>> = (sigs.iter())
+            .map(|s| (s == b"akia").then(|| b"AKIA".to_vec()))
+            .collect();
+        let Some(sieve) = Sieve::with_cases(&sigs, &cased, &pairs()) else {
+            return;
+        };
+        // How many of each signature were found (the lookup folds case), and how
+        // many positions were looked up.
+        let akia = sigs.iter().position(|s| s == b"akia").expect("akia") as u32;
+        let flags = |text: &str| {
+            let hay = text.as_bytes();
+            let (found, flags) = sieved_flags(&sieve, hay, (0, hay.len()));
+            assert_eq!(sieved(&sieve, hay, (0, hay.len())), found);
+            let akias = found.iter().filter(|&&(s, _)| s == akia).count();
+            (found.len() - akias, akias, flags)
+        };
+        let unit = |word: &str| format!("{word}            ");
+        assert_eq!(flags(&unit("akia").repeat(64)), (0, 0, 0));
+        assert_eq!(flags(&unit("AKIA").repeat(64)), (0, 64, 64));
+        let folded = unit("ghP_").repeat(64 * 4);
+        let (ghp, unasked, looked_up) = flags(&(folded + &unit("akia").repeat(64 * 8)));
+        assert_eq!((ghp, looked_up), (64 * 4, 64 * 4 + unasked));
+        assert!((1..=(1 << FEW_MOST) * 4).contains(&unasked), "{unasked}");
     }
 
     #[test]
