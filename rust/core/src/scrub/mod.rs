@@ -3,8 +3,9 @@
 //! encodings (`literal`), the placeholder guard of context rules (`guard`), the
 //! stream state as bytes for another process (`snapshot`), many rows of
 //! consecutive streams in one call (`rows`), how far an overflow swallows
-//! (`swallow`), questions asked less often while they answer no (`backoff`), the byte permutes of the sieve (`vbmi`, the crate's one `unsafe`) and a
-//! storm's drop where there is no sieve (`storm_drop`).
+//! (`swallow`), questions asked less often while they answer no (`backoff`), the
+//! byte permutes of the sieve (`vbmi`, the crate's one `unsafe`) and a storm's drop
+//! where there is no sieve (`storm_drop`).
 
 mod backoff;
 mod guard;

@@ -32,7 +32,9 @@
 //! looked up again by its bytes as written before any position is (see [`refine`]),
 //! so that a run of `a` is not a flag at every byte for Twitter's 21 `A`s; so is a
 //! step of a storm part that its drop leaves any flag in (where a storm's copies
-//! meet they may spell such a signature in the other case).
+//! meet they may spell such a signature in the other case), and a step with fewer
+//! flags while asking drops some (see [`FewAsked`]: `daaa` and a random byte holds
+//! `aaaa` at a copy in ten).
 //!
 //! Where the CPU also has AVX-512 VBMI (Ice Lake, Zen 4 on), the same buckets are
 //! looked up by byte ([`Bytes`]): one `vpermb` answers for eight buckets at 64
@@ -326,10 +328,11 @@ impl Sieve {
 
     /// As [`Sieve::new`], with signature `i` found only as `cased[i]` spells it where
     /// that is `Some` (the same bytes in some ASCII case: the signature of keywords
-    /// found as written). A flagged position's case is only compared in a step that
-    /// flags [`REFINE`] positions or more (see [`refine`]), or, in a storm part, any
-    /// position its drop leaves (see [`Sieve::find_storm`]); the lookup after a flag
-    /// folds case either way, and the caller compares a keyword's case.
+    /// found as written). A flagged position's case is compared in a step that flags
+    /// [`REFINE`] positions or more (see [`refine`]), in a step with fewer while
+    /// that drops some (see [`FewAsked`]), and in a storm part wherever its drop
+    /// leaves a flag (see [`Sieve::find_storm`]); the lookup after a flag folds case
+    /// either way, and the caller compares a keyword's case.
     pub(crate) fn with_cases(
         sigs: &[Vec<u8>],
         cased: &[Option<Vec<u8>>],
