@@ -3084,48 +3084,7 @@ mod tests {
                 .chain(text.iter().copied())
                 .chain(prose.iter().copied().cycle().take(filler * 8))
                 .collect();
-            let (mut idle, mut buffered, mut through, mut lazy) = (
-                Scrubber::new(RuleSet::builtin()),
-                Scrubber::new(RuleSet::builtin()),
-                Scrubber::new(RuleSet::builtin()),
-                Scrubber::new(RuleSet::builtin()),
-            );
-            buffered.buffered = true;
-            let mut at = 0;
-            for &n in chunks.iter().cycle().take(64) {
-                if at >= text.len() {
-                    break;
-                }
-                let piece = &text[at..(at + n).min(text.len())];
-                at += piece.len();
-                let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), b"before".to_vec());
-                idle.feed(piece, &mut a);
-                buffered.feed(piece, &mut b);
-                prop_assert_eq!(&a, &b);
-                prop_assert_eq!(idle.held(), buffered.held());
-                // Through: nothing written when the output is the piece itself.
-                let same = buffered.held() == 0 && b == piece;
-                if through.feed_through(piece, &mut c) {
-                    prop_assert!(same);
-                    prop_assert_eq!(&c, b"before");
-                } else {
-                    prop_assert_eq!(&c[6..], &b[..]);
-                }
-                prop_assert_eq!(through.held(), buffered.held());
-                // Lazy: what is written, then the piece's first `n` bytes.
-                let mut d = b"before".to_vec();
-                let n = lazy.feed_lazy(piece, &mut d);
-                d.extend_from_slice(&piece[..n]);
-                prop_assert_eq!(&d[6..], &b[..]);
-                prop_assert_eq!(lazy.held(), buffered.held());
-            }
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            idle.feed(&text[at..], &mut a);
-            buffered.feed(&text[at..], &mut b);
-            idle.flush(&mut a);
-            buffered.flush(&mut b);
-            prop_assert_eq!(a, b);
-            prop_assert_eq!(idle.redactions(), buffered.redactions());
+            fed_idle_as_buffered(&text, &chunks)?;
         }
     }
 
@@ -3148,30 +3107,58 @@ mod tests {
                 let at = (at * 21) % text.len();
                 text.splice(at..at, word.bytes());
             }
-            let (mut idle, mut buffered) =
-                (Scrubber::new(RuleSet::builtin()), Scrubber::new(RuleSet::builtin()));
-            buffered.buffered = true;
-            let mut at = 0;
-            for &n in chunks.iter().cycle().take(64) {
-                if at >= text.len() {
-                    break;
-                }
-                let piece = &text[at..(at + n).min(text.len())];
-                at += piece.len();
-                let (mut a, mut b) = (Vec::new(), Vec::new());
-                idle.feed(piece, &mut a);
-                buffered.feed(piece, &mut b);
-                prop_assert_eq!(&a, &b);
-                prop_assert_eq!(idle.held(), buffered.held());
-            }
-            let (mut a, mut b) = (Vec::new(), Vec::new());
-            idle.feed(&text[at..], &mut a);
-            buffered.feed(&text[at..], &mut b);
-            idle.flush(&mut a);
-            buffered.flush(&mut b);
-            prop_assert_eq!(a, b);
-            prop_assert_eq!(idle.redactions(), buffered.redactions());
+            fed_idle_as_buffered(&text, &chunks)?;
         }
+    }
+
+    /// Feeds `text` in `chunks` (cycled, 64 calls at most, then the rest) to a
+    /// scrubber that reads idle slices where they lie and to one that buffers every
+    /// slice first, and through `feed_through` and `feed_lazy`: the same output and
+    /// hold-back call by call, and the same at the end.
+    fn fed_idle_as_buffered(text: &[u8], chunks: &[usize]) -> Result<(), TestCaseError> {
+        let (mut idle, mut buffered, mut through, mut lazy) = (
+            Scrubber::new(RuleSet::builtin()),
+            Scrubber::new(RuleSet::builtin()),
+            Scrubber::new(RuleSet::builtin()),
+            Scrubber::new(RuleSet::builtin()),
+        );
+        buffered.buffered = true;
+        let mut at = 0;
+        for &n in chunks.iter().cycle().take(64) {
+            if at >= text.len() {
+                break;
+            }
+            let piece = &text[at..(at + n).min(text.len())];
+            at += piece.len();
+            let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), b"before".to_vec());
+            idle.feed(piece, &mut a);
+            buffered.feed(piece, &mut b);
+            prop_assert_eq!(&a, &b);
+            prop_assert_eq!(idle.held(), buffered.held());
+            // Through: nothing written when the output is the piece itself.
+            let same = buffered.held() == 0 && b == piece;
+            if through.feed_through(piece, &mut c) {
+                prop_assert!(same);
+                prop_assert_eq!(&c, b"before");
+            } else {
+                prop_assert_eq!(&c[6..], &b[..]);
+            }
+            prop_assert_eq!(through.held(), buffered.held());
+            // Lazy: what is written, then the piece's first `n` bytes.
+            let mut d = b"before".to_vec();
+            let n = lazy.feed_lazy(piece, &mut d);
+            d.extend_from_slice(&piece[..n]);
+            prop_assert_eq!(&d[6..], &b[..]);
+            prop_assert_eq!(lazy.held(), buffered.held());
+        }
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        idle.feed(&text[at..], &mut a);
+        buffered.feed(&text[at..], &mut b);
+        idle.flush(&mut a);
+        buffered.flush(&mut b);
+        prop_assert_eq!(a, b);
+        prop_assert_eq!(idle.redactions(), buffered.redactions());
+        Ok(())
     }
 
     /// `n` lines of prose that do not repeat (numbered): text no period is read in.
