@@ -1750,6 +1750,58 @@ mod tests {
         (all, flags)
     }
 
+    /// The test sieve with `akia` found only as `AKIA`, and `akia`'s index.
+    fn akia_as_written() -> Option<(Sieve, u32)> {
+        let sigs = sigs();
+        let cased: Vec<Option<Vec<u8>>> = (sigs.iter())
+            .map(|s| (s == b"akia").then(|| b"AKIA".to_vec()))
+            .collect();
+        let akia = sigs.iter().position(|s| s == b"akia").expect("akia") as u32;
+        Some((Sieve::with_cases(&sigs, &cased, &pairs())?, akia))
+    }
+
+    /// A storm scan and the plain scan (case asked) of the same span.
+    struct Scans {
+        /// The storm scan's hits, how many it counted and how many it dropped.
+        stormed: Vec<(u32, usize)>,
+        count: usize,
+        dropped: usize,
+        /// The plain scan's hits.
+        plain: Vec<(u32, usize)>,
+        /// The positions of the span [`Storm::sieve_drops_at`] names.
+        named: Vec<usize>,
+    }
+
+    /// [`Scans`] of `hay` over `span`; `None` where the CPU has no storm scan.
+    fn storm_and_plain(
+        sieve: &Sieve,
+        hay: &[u8],
+        span: (usize, usize),
+        storm: &Storm,
+    ) -> Option<Scans> {
+        let mut stormed = Vec::new();
+        let (count, dropped) = sieve.find_storm(hay, span, storm, |s, at| stormed.push((s, at)))?;
+        let mut plain = Vec::new();
+        sieve.find(hay, span, true, |s, at| plain.push((s, at)));
+        let (from, to) = (span.0, span.1.min(hay.len()));
+        let mut named = Vec::new();
+        for p in (from..to).step_by(LANES) {
+            let bits = storm.sieve_drops_at(hay, p);
+            named.extend(
+                (0..LANES)
+                    .filter(|&i| bits >> i & 1 == 1 && p + i < to)
+                    .map(|i| p + i),
+            );
+        }
+        Some(Scans {
+            stormed,
+            count,
+            dropped,
+            plain,
+            named,
+        })
+    }
+
     fn sigs() -> Vec<Vec<u8>> {
         [
             "ghp_", "xoxb", "akia", "sk-", "eyj", "://", "pwd", "$1$", "_pas", "toke",
@@ -1885,16 +1937,11 @@ mod tests {
     /// found in any case), the next `akia` are asked again within 64 steps.
     #[test]
     fn steps_with_few_flags_are_asked_their_case_while_it_drops_some() {
-        let sigs = sigs();
-        let cased: Vec<Option<Vec<u8>>> = (sigs.iter())
-            .map(|s| (s == b"akia").then(|| b"AKIA".to_vec()))
-            .collect();
-        let Some(sieve) = Sieve::with_cases(&sigs, &cased, &pairs()) else {
+        let Some((sieve, akia)) = akia_as_written() else {
             return;
         };
         // How many of each signature were found (the lookup folds case), and how
         // many positions were looked up.
-        let akia = sigs.iter().position(|s| s == b"akia").expect("akia") as u32;
         let flags = |text: &str| {
             let hay = text.as_bytes();
             let (found, flags) = sieved_flags(&sieve, hay, (0, hay.len()));
@@ -1992,23 +2039,12 @@ mod tests {
             let all = [*b"ab", *b"_:", *b"9z", *b"xy", *b"a_", *b"$$", *b"@x", *b"zz"];
             storm.after_pairs = all[..after].to_vec();
             let span = (at.min(hay.len()), at + len);
-            let mut stormed = Vec::new();
-            let Some((count, dropped)) =
-                sieve.find_storm(&hay, span, &storm, |s, at| stormed.push((s, at)))
+            let Some(Scans { mut stormed, count, dropped, plain, named }) =
+                storm_and_plain(&sieve, &hay, span, &storm)
             else {
                 return Ok(());
             };
             prop_assert_eq!(count, stormed.len());
-            let mut plain = Vec::new();
-            sieve.find(&hay, span, true, |s, at| plain.push((s, at)));
-            let (from, to) = (span.0, span.1.min(hay.len()));
-            let mut named = Vec::new();
-            let mut p = from;
-            while p < to {
-                let bits = storm.sieve_drops_at(&hay, p);
-                named.extend((0..LANES).filter(|&i| bits >> i & 1 == 1 && p + i < to).map(|i| p + i));
-                p += LANES;
-            }
             // Where the storm's keyword occurs, the sieve flags it: every position
             // named is dropped, and its hits (and only those) are not reported.
             prop_assert_eq!(dropped, named.len());
@@ -2037,11 +2073,7 @@ mod tests {
             at in 0usize..64,
             len in 0usize..2000,
         ) {
-            let sigs = sigs();
-            let cased: Vec<Option<Vec<u8>>> = (sigs.iter())
-                .map(|s| (s == b"akia").then(|| b"AKIA".to_vec()))
-                .collect();
-            let Some(sieve) = Sieve::with_cases(&sigs, &cased, &pairs()) else {
+            let Some((sieve, akia)) = akia_as_written() else {
                 return Ok(());
             };
             let mut hay = ghp_units(&units);
@@ -2053,29 +2085,19 @@ mod tests {
             }
             let storm = ghp_storm((n, 0), (true, false));
             let span = (at.min(hay.len()), at + len);
-            let mut stormed = Vec::new();
-            let Some((count, _)) =
-                sieve.find_storm(&hay, span, &storm, |s, at| stormed.push((s, at)))
+            let Some(Scans { stormed, count, plain, named, .. }) =
+                storm_and_plain(&sieve, &hay, span, &storm)
             else {
                 return Ok(());
             };
             prop_assert_eq!(count, stormed.len());
-            let mut plain = Vec::new();
-            sieve.find(&hay, span, true, |s, at| plain.push((s, at)));
-            let (from, to) = (span.0, span.1.min(hay.len()));
-            let mut dropped = Vec::new();
-            for p in (from..to).step_by(LANES) {
-                let bits = storm.sieve_drops_at(&hay, p);
-                dropped.extend((0..LANES).filter(|&i| bits >> i & 1 == 1).map(|i| p + i));
-            }
-            let akia = sigs.iter().position(|s| s == b"akia").expect("akia") as u32;
             let written = |&(s, at): &(u32, usize)| s != akia || hay[at..].starts_with(b"AKIA");
             for hit in &stormed {
                 prop_assert!(plain.contains(hit), "{:?} not in the plain scan", hit);
                 prop_assert!(written(hit), "{:?} not spelled as written", hit);
             }
             for hit in plain.iter().filter(|&h| written(h)) {
-                let gone = hit.0 < sieve.sigs && dropped.contains(&hit.1);
+                let gone = hit.0 < sieve.sigs && named.contains(&hit.1);
                 prop_assert!(gone || stormed.contains(hit), "{:?} missing", hit);
             }
         }
