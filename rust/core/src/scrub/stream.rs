@@ -18,7 +18,7 @@ use regex_automata::util::primitives::StateID;
 use super::guard::{is_filler, is_placeholder};
 use super::prefilter::{same_run, Hit, Kill, Run, Scratch, KILL_READS};
 use super::rules::Tier;
-use super::ruleset::{Reading, Rule, RuleSet, RunsAt, SecretCache};
+use super::ruleset::{BeforeRun, Reading, Rule, RuleSet, RunsAt, SecretCache};
 
 /// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
 const SLICE: usize = 64 * 1024;
@@ -74,9 +74,9 @@ impl<'o> Lazy<'o, '_> {
 /// [`Scrubber::feed_idle`]): below it the copy costs less than the bookkeeping.
 const IDLE_MIN: usize = 4096;
 
-/// How far into a slice a hit must lie for [`Scrubber::die_in_place`] to read it there:
-/// past what a gate reads before a keyword with no run before it (its left guard, two
-/// bytes), with room to spare.
+/// How far into a slice the hit of a rule not compiled yet must lie for
+/// [`Scrubber::die_in_place`] to ask its gate there: past what a gate reads before a
+/// keyword (its left guard, two bytes), with room to spare.
 const IN_PLACE_BACK: usize = 64;
 
 /// The most hits a slice may hold for [`Scrubber::die_in_place`] to be asked: clean
@@ -897,33 +897,50 @@ impl Scrubber {
     }
 
     /// Whether every hit of `hits` (offsets from `before` bytes ahead of `piece`) is a
-    /// keyword's, at least [`IN_PLACE_BACK`] bytes into `piece`, of a rule with no run
-    /// before its keyword, and is one `take_hits` drops (its rule not compiled: its
-    /// gate or its lazy DFA, as [`Scrubber::dies_uncompiled`] asks) or whose candidate,
-    /// starting at the keyword, dies unmatched within `piece` (its rule's DFA read
-    /// there as [`learn`] reads it, which is how the candidate would read it). False at
-    /// the first that is not: the piece is then buffered and read as usual.
+    /// keyword's that `take_hits` drops or whose candidate dies unmatched within
+    /// `piece`, as told from the bytes at hand: its rule not compiled, its gate or its
+    /// lazy DFA drops it (as [`Scrubber::dies_uncompiled`] asks; at least
+    /// [`IN_PLACE_BACK`] bytes into `piece`, past what a gate reads before it); the run
+    /// its rule needs before the keyword is shorter or longer than allowed (walked back
+    /// as [`Scrubber::run_before`] walks, in the held bytes for a hit that starts
+    /// there); or the candidate, from its start, dies unmatched within `piece` (its
+    /// rule's DFA read there as [`learn`] reads it, which is how the candidate would
+    /// read it). False at the first that is not, or where a walk back would go on past
+    /// what is at hand: the piece is then buffered and read as usual.
     fn die_in_place(&mut self, piece: &[u8], before: usize, hits: &[Hit]) -> bool {
         let set = &*self.set;
         for &(k, at) in hits {
-            let Some(off) = at.checked_sub(before).filter(|&o| o >= IN_PLACE_BACK) else {
-                return false;
-            };
             if !set.prefilter.is_keyword(k) {
                 return false;
             }
             let rule = set.keyword_rule[k as usize];
             let r = &set.rules[rule as usize];
-            if r.before.is_some() {
-                return false;
-            }
+            // A hit that starts in the held bytes (a storm's keyword cut by the slice's
+            // edge) is asked only its run, there.
+            let held = &self.buf[..self.buf.len() - before + at.min(before)];
+            let (off, text) = match at.checked_sub(before) {
+                Some(off) => (off, &piece[..off]),
+                None => (0, &[][..]),
+            };
+            // A run out of bounds drops the hit whether or not its gate would.
+            let start = match r.before.as_ref().map(|b| run_fails(b, held, text)) {
+                None if at >= before => off,
+                Some((true, _)) => continue,
+                Some((false, run)) if at >= before && run <= off => off - run,
+                _ => return false,
+            };
             if !r.compiled() {
-                if !set.prefilter.opens(k, piece, off) || r.dies_uncompiled(&piece[off..]) {
+                // As `dies_uncompiled` asks, well inside the slice (a gate reads back).
+                let drops = || {
+                    !set.prefilter.opens(k, piece, off)
+                        || (r.before.is_none() && r.dies_uncompiled(&piece[off..]))
+                };
+                if off >= IN_PLACE_BACK && drops() {
                     continue;
                 }
                 return false;
             }
-            let (dies, n) = learn(set, rule, &mut self.memos[rule as usize], &piece[off..]);
+            let (dies, n) = learn(set, rule, &mut self.memos[rule as usize], &piece[start..]);
             self.work += n;
             if !dies {
                 return false;
@@ -2352,6 +2369,24 @@ impl Scrubber {
     }
 }
 
+/// The run of `b`'s class that ends `held` then `text` (the buffer's bytes, then a
+/// slice's before a hit), walked back as [`Scrubber::run_before`] walks: at most
+/// `b.max + 1` bytes, and not past the buffer's start. With whether it is shorter or
+/// longer than `b` allows, so that a keyword after it makes no candidate.
+fn run_fails(b: &BeforeRun, held: &[u8], text: &[u8]) -> (bool, usize) {
+    let limit = b.max + 1;
+    let back = |t: &[u8], most: usize| {
+        (t.iter().rev().take(most))
+            .take_while(|&&c| b.class.contains(c))
+            .count()
+    };
+    let mut run = back(text, limit);
+    if run == text.len() {
+        run += back(held, limit - run);
+    }
+    (run < b.min || run > b.max, run)
+}
+
 /// Feed a candidate of rule `rule` at the start of `text` (the bytes from its start on,
 /// as many as the caller may read: a dense block's [`KILL_READS`]) as plain feeding
 /// does (the steps of [`run`], with no trail or head to join) until it matches: then
@@ -3116,11 +3151,20 @@ mod tests {
     /// slice first, and through `feed_through` and `feed_lazy`: the same output and
     /// hold-back call by call, and the same at the end.
     fn fed_idle_as_buffered(text: &[u8], chunks: &[usize]) -> Result<(), TestCaseError> {
+        fed_idle_as_buffered_by(&RuleSet::builtin(), text, chunks)
+    }
+
+    /// [`fed_idle_as_buffered`] with the rules of `set`.
+    fn fed_idle_as_buffered_by(
+        set: &Arc<RuleSet>,
+        text: &[u8],
+        chunks: &[usize],
+    ) -> Result<(), TestCaseError> {
         let (mut idle, mut buffered, mut through, mut lazy) = (
-            Scrubber::new(RuleSet::builtin()),
-            Scrubber::new(RuleSet::builtin()),
-            Scrubber::new(RuleSet::builtin()),
-            Scrubber::new(RuleSet::builtin()),
+            Scrubber::new(set.clone()),
+            Scrubber::new(set.clone()),
+            Scrubber::new(set.clone()),
+            Scrubber::new(set.clone()),
         );
         buffered.buffered = true;
         let mut at = 0;
@@ -3176,13 +3220,16 @@ mod tests {
 
     /// Words whose candidates die a few bytes on, and credentials (see
     /// `slices_whose_hits_die_equal_buffered_ones_call_by_call`).
-    const DYING: [&str; 6] = [
+    const DYING: [&str; 8] = [
         " token_count = 3; ",
         " password: see below ",
         " the secret. ",
         " api_key() ",
         " passwd was ",
         " Bearer tokens ",
+        // Runs before `AZDO` too short and too long for its 76.
+        " 3f9AZDOa1Kq ",
+        " k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7k7AZDOq2W4 ",
     ];
     const LIVING: [&str; 5] = [
         " token=a8c78fb9b8d1e2f3a4b5 ",
@@ -3229,6 +3276,52 @@ mod tests {
         assert_eq!(redactions, 1);
         assert!(!out.windows(token.len()).any(|w| w == token));
         assert_eq!(with_token, with.len().div_ceil(16 * 1024) as u64 - 1);
+    }
+
+    /// Keywords cut by a slice's edge at every byte (a token whose rule needs a run
+    /// before its keyword, `AZDO`, and runs too short and too long for it; an
+    /// assignment, and a keyword whose candidate dies), each with prose around it,
+    /// after credentials of those rules (their rules compiled): read as buffered
+    /// slices are.
+    #[test]
+    fn keywords_cut_anywhere_by_a_slice_edge_equal_buffered_ones() {
+        let prose = prose_lines(400);
+        let first = [LIVING[0].as_bytes(), LIVING[4].as_bytes(), &prose[..8000]].concat();
+        // Every rule compiled: `token` is a keyword of two rules, and a hit of a rule
+        // not compiled is asked its gate only well inside a slice.
+        let set = Arc::new(RuleSet::new(&[], &[], super::super::DEFAULT_REPLACEMENT).unwrap());
+        set.compile_all().unwrap();
+        for word in [LIVING[4], DYING[6], DYING[7], LIVING[0], DYING[0]] {
+            let text = [&first, word.as_bytes(), &prose[8000..16_000]].concat();
+            for cut in 0..=word.len() {
+                let chunks = [first.len() + cut, 4096 + 64, 20_000];
+                fed_idle_as_buffered_by(&RuleSet::builtin(), &text, &chunks).unwrap();
+                fed_idle_as_buffered_by(&set, &text, &chunks).unwrap();
+            }
+        }
+    }
+
+    /// A storm of a keyword whose rule needs a run before it (`AZDO`, 76 alphanumerics),
+    /// with a byte between copies that ends the run or not: every slice is read where it
+    /// lies, a copy cut by a slice's edge (its first bytes held) included, and all goes
+    /// out unchanged.
+    #[test]
+    fn storms_of_a_keyword_after_a_run_are_read_in_place() {
+        // Twelve slices of 16 KiB less 2: most end within a copy of `AZDO`.
+        let size = 16 * 1024 - 2;
+        let text: Vec<u8> = (0..)
+            .flat_map(|i: usize| [b'A', b'Z', b'D', b'O', b"aZ09_-.:= "[i * 7 % 11 % 10]])
+            .take(12 * size)
+            .collect();
+        let mut s = Scrubber::new(RuleSet::builtin());
+        let mut out = Vec::new();
+        for piece in text.chunks(size) {
+            s.feed(piece, &mut out);
+        }
+        s.flush(&mut out);
+        assert_eq!((out == text, s.redactions()), (true, 0));
+        // All but the first, whose hits the storm's drop has not yet thinned.
+        assert_eq!(s.in_place, 11);
     }
 
     /// An overflow's swallow, begun in one chunk, drops bytes of the next without
