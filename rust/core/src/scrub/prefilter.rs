@@ -2586,6 +2586,14 @@ impl Prefilter {
         self.keywords.as_ref().is_some_and(|k| k.sieve.is_some())
     }
 
+    /// A word no keyword holds that both of the sieve's sets of buckets flag (see
+    /// `Sieve::look_alike_of_both`); `None` without a sieve (tests).
+    #[cfg(test)]
+    pub(crate) fn sieve_look_alike(&self) -> Option<Vec<u8>> {
+        let (sieve, _) = self.keywords.as_ref()?.sieve.as_ref()?;
+        sieve.look_alike_of_both()
+    }
+
     /// Keyword `k`'s gate, as dense blocks use it (tests).
     #[cfg(test)]
     pub(crate) fn gate(&self, k: u32) -> Option<&Gate> {
@@ -4784,6 +4792,31 @@ mod tests {
         let (mut hits, mut dense) = (Vec::new(), false);
         pre.find(&ordinary, &mut Scratch::default(), &mut hits, &mut dense);
         assert!(!dense, "ordinary text walked");
+    }
+
+    /// With the sieve, the built-in signatures' buckets are dealt apart (see
+    /// `sieve::spread`), and the look-alike storms of `tests/worst.rs` (`cas-`,
+    /// `daaa`, `hava`, each and a random byte) cost next to no lookups: a step's flags are
+    /// asked of the buckets dealt another way (see `sieve::spread`) while that drops
+    /// some, and those flag none of them (`cas-` was a lookup every 25 bytes).
+    #[test]
+    fn look_alike_storms_are_seldom_looked_up_by_the_sieve() {
+        let set = crate::scrub::RuleSet::builtin();
+        let keywords = set.prefilter.keywords.as_ref();
+        let Some((sieve, _)) = keywords.and_then(|k| k.sieve.as_ref()) else {
+            return; // no AVX-512: no sieve
+        };
+        super::super::sieve::check_spread(&sieve.signatures());
+        for unit in ["cas-", "daaa", "hava"] {
+            let storm = varied_storm(unit.as_bytes(), 1 << 20);
+            let (found, flags) = sieve.find(&storm, (0, storm.len()), true, |_, _| {});
+            let copies = storm.len() / (unit.len() + 1);
+            assert_eq!(found, 0, "{unit}");
+            assert!(
+                flags * 100 <= copies,
+                "{unit}: {flags} flags, {copies} copies"
+            );
+        }
     }
 
     /// A storm of a look-alike word with a few bytes between copies (a place in 8 to

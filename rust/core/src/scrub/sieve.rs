@@ -42,6 +42,12 @@
 //! mask in order. The same positions are flagged either way (the tests compare the
 //! two); on the clean corpus at 64 KiB the byte tables read 1.14x faster.
 //!
+//! A bucket flags a word spelled from the bytes of several of its signatures (`cas-`
+//! from Airtable's, npm's, …), each such flag a lookup in vain. The signatures are
+//! also dealt over a second set of buckets ([`spread`]: no two that share a bucket
+//! share one again), asked by every step with a flag while that drops some (see
+//! [`SpreadAsked`]): a position stays flagged where both sets flag it.
+//!
 //! A storm that does not repeat (a keyword and a random byte, again and again) is a
 //! flag at each of its keywords, and each flag a lookup: [`Sieve::find_storm`] clears
 //! the flags of the storm's keyword whose hits cannot match first, 64 positions at a
@@ -112,6 +118,10 @@ pub(crate) struct Sieve {
     /// some signature is case-sensitive; empty where none is.
     #[cfg(target_arch = "x86_64")]
     cased: Vec<Group>,
+    /// The same signatures dealt over buckets another way (see [`spread`]), asked of
+    /// a step's flags (see [`SpreadAsked`]).
+    #[cfg(target_arch = "x86_64")]
+    second: Vec<Group>,
     /// The same tables by byte, where the CPU has VBMI (see [`Bytes`]).
     #[cfg(target_arch = "x86_64")]
     bytes: Option<Bytes>,
@@ -139,6 +149,8 @@ struct Bytes {
     /// By the bytes as written, for [`refine`]'s question (empty where no signature is
     /// case-sensitive).
     cased: Vec<ByteGroup>,
+    /// The signatures dealt another way (see [`spread`]).
+    second: Vec<ByteGroup>,
 }
 
 /// A group of eight buckets by byte: per place, the table of its 64 classes.
@@ -178,6 +190,14 @@ const REFINE: usize = 8;
 #[cfg(target_arch = "x86_64")]
 type FewAsked = Backoff<FEW_MOST>;
 const FEW_MOST: u32 = 6;
+
+/// When a step with a flag left after its case is asked asks the buckets dealt
+/// another way (see [`spread`]): at once while that drops some, else after 1, 2, 4,
+/// … up to 64 such steps unasked (a storm's flags are its keyword's, which those
+/// buckets flag too). Not in a storm part, whose drop leaves few flags: asked there,
+/// the storms of `AZDO` and `sk-` read ~5-8 % slower.
+#[cfg(target_arch = "x86_64")]
+type SpreadAsked = Backoff<6>;
 
 /// The most two-byte keywords a sieve compares.
 const PAIRS: usize = 8;
@@ -358,52 +378,26 @@ impl Sieve {
             let any_cased = cased.iter().any(Option::is_some);
             let (mut groups, mut cased_groups) = (Vec::new(), Vec::new());
             for group in members.chunks(BUCKETS) {
-                let mut table = [[0u16; 64]; WIDTH];
-                let mut raw = [[0u16; 64]; WIDTH];
-                for (bit, bucket) in group.iter().enumerate() {
-                    for &i in bucket {
-                        let sig = &sigs[i as usize];
-                        let spelled = cased.get(i as usize).and_then(Option::as_ref);
-                        for place in 0..WIDTH {
-                            match sig.get(place) {
-                                Some(&b) => {
-                                    table[place][usize::from(class(b))] |= 1 << bit;
-                                    let spellings = match spelled {
-                                        Some(w) => [w[place]; 2],
-                                        None => [b, b.to_ascii_uppercase()],
-                                    };
-                                    for c in spellings {
-                                        raw[place][usize::from(c & 63)] |= 1 << bit;
-                                    }
-                                }
-                                // A three-byte signature: anything in its fourth place.
-                                None => {
-                                    table[place].iter_mut().for_each(|e| *e |= 1 << bit);
-                                    raw[place].iter_mut().for_each(|e| *e |= 1 << bit);
-                                }
-                            }
-                        }
-                    }
-                }
-                let half = |entries: &[u16; 64], h: usize| {
-                    let mut a = [0u16; 32];
-                    a.copy_from_slice(&entries[h * 32..h * 32 + 32]);
-                    bytemuck::cast::<[u16; 32], __m512i>(a)
-                };
-                groups.push(table.map(|entries| (half(&entries, 0), half(&entries, 1))));
+                let (table, raw) = tables(group, sigs, cased);
+                groups.push(table);
                 if any_cased {
-                    cased_groups.push(raw.map(|entries| (half(&entries, 0), half(&entries, 1))));
+                    cased_groups.push(raw);
                 }
             }
+            let second: Vec<Group> = (spread(&members, sigs).chunks(BUCKETS))
+                .map(|group| tables(group, sigs, cased).0)
+                .collect();
             let bytes = Vbmi::try_new().map(|simd| Bytes {
                 simd,
                 groups: byte_groups(&groups),
                 cased: byte_groups(&cased_groups),
+                second: byte_groups(&second),
             });
             Some(Sieve {
                 simd,
                 bytes,
                 groups,
+                second,
                 cased: cased_groups,
                 exact: Exact::new(sigs),
                 pairs: pairs
@@ -443,6 +437,76 @@ impl Sieve {
         #[cfg(target_arch = "x86_64")]
         {
             self.bytes = None;
+        }
+        self
+    }
+
+    /// The signatures, from the lookup's table (a three-byte one's fourth byte zero),
+    /// in their order (tests).
+    #[cfg(test)]
+    pub(crate) fn signatures(&self) -> Vec<Vec<u8>> {
+        let mut sigs = vec![Vec::new(); self.sigs as usize];
+        for (keys, ids) in self.exact.keys.iter().zip(&self.exact.sigs) {
+            for (&key, &id) in keys.iter().zip(ids).filter(|&(_, &id)| id != EMPTY) {
+                let bytes = key.to_le_bytes();
+                sigs[id as usize] = bytes[..if bytes[3] == 0 { 3 } else { 4 }].to_vec();
+            }
+        }
+        sigs
+    }
+
+    /// A word of four bytes that both sets of buckets flag (see [`spread`]) and that is
+    /// no signature: what an attacker's look-alike storm must be made of now. Found
+    /// where a bucket of each set has, at every place, a class in common, and checked
+    /// by a scan of copies of it: each flagged, none found (tests).
+    #[cfg(test)]
+    pub(crate) fn look_alike_of_both(&self) -> Option<Vec<u8>> {
+        let sigs = self.signatures();
+        let members = members(&sigs);
+        let dealt = spread(&members, &sigs);
+        let four = |m: &[Vec<u32>]| -> Vec<Vec<u32>> {
+            (m.iter()
+                .filter(|b| b.first().is_some_and(|&i| sigs[i as usize].len() == 4)))
+            .cloned()
+            .collect()
+        };
+        let classes = |bucket: &[u32], place: usize| {
+            (bucket.iter()).fold(0u64, |m, &i| m | 1 << class(sigs[i as usize][place]))
+        };
+        // The first byte of each class from `!` on (a capital for a letter's).
+        let byte = |c: u32| (b'!'..=b'z').find(|&b| u32::from(class(b)) == c);
+        for one in four(&members) {
+            for other in four(&dealt) {
+                let common: Vec<u64> = (0..WIDTH)
+                    .map(|p| classes(&one, p) & classes(&other, p))
+                    .collect();
+                let word: Option<Vec<u8>> =
+                    (common.iter()).map(|&m| byte(m.trailing_zeros())).collect();
+                let Some(word) = word.filter(|_| common.iter().all(|&m| m != 0)) else {
+                    continue;
+                };
+                if sigs.contains(&word.to_ascii_lowercase()) {
+                    continue;
+                }
+                let hay = [&word[..], b" "].concat().repeat(64);
+                let (found, flags) = self.find(&hay, (0, hay.len()), true, |_, _| {});
+                if found == 0 && flags >= 64 {
+                    return Some(word);
+                }
+            }
+        }
+        None
+    }
+
+    /// The same sieve without the buckets dealt another way (see [`spread`]).
+    #[cfg(test)]
+    fn without_spread(mut self) -> Sieve {
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.second.clear();
+            if let Some(bytes) = &mut self.bytes {
+                bytes.second.clear();
+            }
         }
         self
     }
@@ -614,6 +678,100 @@ fn members(sigs: &[Vec<u8>]) -> Vec<Vec<u32>> {
     members
 }
 
+/// A group's tables: by [`class`] (a signature's bytes in either case), and by the
+/// bytes as written (its one spelling where `cased` gives one, else both cases), for
+/// the buckets `group` (indices into `sigs`).
+#[cfg(target_arch = "x86_64")]
+fn tables(group: &[Vec<u32>], sigs: &[Vec<u8>], cased: &[Option<Vec<u8>>]) -> (Group, Group) {
+    let mut table = [[0u16; 64]; WIDTH];
+    let mut raw = [[0u16; 64]; WIDTH];
+    for (bit, bucket) in group.iter().enumerate() {
+        for &i in bucket {
+            let sig = &sigs[i as usize];
+            let spelled = cased.get(i as usize).and_then(Option::as_ref);
+            for place in 0..WIDTH {
+                match sig.get(place) {
+                    Some(&b) => {
+                        table[place][usize::from(class(b))] |= 1 << bit;
+                        let spellings = match spelled {
+                            Some(w) => [w[place]; 2],
+                            None => [b, b.to_ascii_uppercase()],
+                        };
+                        for c in spellings {
+                            raw[place][usize::from(c & 63)] |= 1 << bit;
+                        }
+                    }
+                    // A three-byte signature: anything in its fourth place.
+                    None => {
+                        table[place].iter_mut().for_each(|e| *e |= 1 << bit);
+                        raw[place].iter_mut().for_each(|e| *e |= 1 << bit);
+                    }
+                }
+            }
+        }
+    }
+    let half = |entries: &[u16; 64], h: usize| {
+        let mut a = [0u16; 32];
+        a.copy_from_slice(&entries[h * 32..h * 32 + 32]);
+        bytemuck::cast::<[u16; 32], __m512i>(a)
+    };
+    let halves = |t: [[u16; 64]; WIDTH]| t.map(|entries| (half(&entries, 0), half(&entries, 1)));
+    (halves(table), halves(raw))
+}
+
+/// The signatures of `members`' buckets dealt out again, one to each bucket in turn,
+/// four-byte and three-byte ones each over as many buckets as they had: no two that
+/// shared a bucket share one again (a bucket holds fewer signatures than there are
+/// buckets of its length), so a word whose every byte some signature of one bucket
+/// has at its place (`cas-`: a flag at every copy, each looked up in vain) is seldom
+/// flagged by the buckets dealt so. They are asked only of what the first buckets
+/// flag (see [`SpreadAsked`]): laid out for no text, they flag more of it.
+fn spread(members: &[Vec<u32>], sigs: &[Vec<u8>]) -> Vec<Vec<u32>> {
+    let mut out = vec![Vec::new(); members.len()];
+    for len in [4, 3] {
+        let of_len: Vec<usize> = (0..members.len())
+            .filter(|&b| {
+                members[b]
+                    .first()
+                    .is_some_and(|&i| sigs[i as usize].len() == len)
+            })
+            .collect();
+        let dealt = of_len.iter().flat_map(|&b| &members[b]);
+        for (n, &i) in dealt.enumerate() {
+            out[of_len[n % of_len.len()]].push(i);
+        }
+    }
+    out
+}
+
+/// Asserts what [`spread`] promises of `sigs`' buckets: the same signatures, each
+/// bucket of one length, and no two that share a bucket share one again (tests).
+#[cfg(test)]
+pub(crate) fn check_spread(sigs: &[Vec<u8>]) {
+    let members = members(sigs);
+    let dealt = spread(&members, sigs);
+    assert_eq!(dealt.len(), members.len());
+    let sorted = |m: &[Vec<u32>]| {
+        let mut all: Vec<u32> = m.concat();
+        all.sort_unstable();
+        all
+    };
+    assert_eq!(sorted(&dealt), sorted(&members));
+    let mut home = vec![usize::MAX; sigs.len()];
+    for (b, bucket) in dealt.iter().enumerate() {
+        let len = bucket.first().map(|&i| sigs[i as usize].len());
+        assert!(bucket.iter().all(|&i| Some(sigs[i as usize].len()) == len));
+        bucket.iter().for_each(|&i| home[i as usize] = b);
+    }
+    for bucket in &members {
+        for (k, &i) in bucket.iter().enumerate() {
+            for &j in &bucket[k + 1..] {
+                assert_ne!(home[i as usize], home[j as usize], "{i} and {j}");
+            }
+        }
+    }
+}
+
 /// One call of [`Sieve::find`], run with AVX-512 enabled (and VBMI where `BYTES`: by
 /// the byte tables), or of [`Sieve::find_storm`] (`STORM`, with `BYTES`). Returns how
 /// many signatures and pairs it found, how many positions it flagged, and how many of
@@ -697,6 +855,7 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
     // Steps with a few flags (fewer than `REFINE`) are asked their case while asking
     // drops some (see `FewAsked`).
     let mut few = FewAsked::default();
+    let mut spread = SpreadAsked::default();
     let mut p = at;
     while p < to {
         // Position `i` of `rk` holds the byte `k` after the step's `i`th; past the
@@ -768,6 +927,18 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
                 }
                 flagged &= asked;
             }
+        }
+        // A step with flags asks the buckets dealt another way (see `spread`); not
+        // in a storm part, whose drop leaves few.
+        let second = sieve.bytes.as_ref().map_or(&[][..], |b| &b.second[..]);
+        if !STORM && flagged != 0 && !second.is_empty() && spread.due() {
+            let mut any = f._mm512_setzero_si512();
+            for t in second {
+                any = f._mm512_or_si512(any, byte_flags(sieve, vbmi, t, c));
+            }
+            let kept = flagged & bw._mm512_test_epi8_mask(any, any);
+            spread.answer(kept != flagged);
+            flagged = kept;
         }
         count += pairs(sieve, [raw, r1], (p, n), &mut found);
         while flagged != 0 {
@@ -1436,6 +1607,7 @@ fn steps<G: AsRef<[Group]>, const CASED: bool>(
     // from two on.
     let up_one = bytemuck::cast::<[u16; 32], __m512i>(std::array::from_fn(|i| i as u16 + 1));
     let mut few = FewAsked::default();
+    let mut spread = SpreadAsked::default();
     let mut p = at;
     while p < to {
         // Lane `i` of `raw` holds the bytes at `2i` and `2i + 1` from `p`, of `r1`
@@ -1498,6 +1670,22 @@ fn steps<G: AsRef<[Group]>, const CASED: bool>(
             if n < REFINE {
                 few.answer((even_flagged, odd_flagged) != flagged);
             }
+        }
+        // As the byte tables ask (see `byte_steps`).
+        let left = (even_flagged.count_ones() + odd_flagged.count_ones()) as usize;
+        if left > 0 && !sieve.second.is_empty() && spread.due() {
+            let (mut even_any, mut odd_any) = (f._mm512_setzero_si512(), f._mm512_setzero_si512());
+            for t in &sieve.second {
+                let (even, odd) = group_flags(sieve, t, [v0, h0, v2, h2, v4]);
+                even_any = f._mm512_or_si512(even_any, even);
+                odd_any = f._mm512_or_si512(odd_any, odd);
+            }
+            let kept = (
+                even_flagged & bw._mm512_test_epi16_mask(even_any, even_any),
+                odd_flagged & bw._mm512_test_epi16_mask(odd_any, odd_any),
+            );
+            spread.answer(kept != (even_flagged, odd_flagged));
+            (even_flagged, odd_flagged) = kept;
         }
         // The pairs: even positions' two bytes are lanes of the step's bytes, odd
         // positions' of the bytes from the next. (What `pairs` does, written out here:
@@ -1902,16 +2090,7 @@ mod tests {
     fn many_signatures_take_more_groups_and_find_the_same() {
         // Two groups (their tables held in registers) and more (read from memory).
         for (n, groups) in [(150, 2..3), (600, 3..usize::MAX)] {
-            let mut sigs: Vec<Vec<u8>> = (0..n)
-                .map(|i| {
-                    let b = |k: u32| b"abcdefghijklmnopqrstuvwxyz0123456789_-."[(k % 39) as usize];
-                    // Distinct by their first two bytes.
-                    let sig = [b(i), b(i / 39), b(i * 7), b(i * 13 + 5)];
-                    sig[..if i % 5 == 0 { 3 } else { 4 }].to_vec()
-                })
-                .collect();
-            sigs.sort();
-            sigs.dedup();
+            let sigs = many_sigs(n);
             let Some(sieve) = Sieve::new(&sigs, &[]) else {
                 return;
             };
@@ -1956,6 +2135,95 @@ mod tests {
         let (ghp, unasked, looked_up) = flags(&(folded + &unit("akia").repeat(64 * 8)));
         assert_eq!((ghp, looked_up), (64 * 4, 64 * 4 + unasked));
         assert!((1..=(1 << FEW_MOST) * 4).contains(&unasked), "{unasked}");
+    }
+
+    /// Up to `n` signatures of three and four bytes (one in five of three), seeded
+    /// pseudo-random, distinct.
+    fn many_sigs(n: u32) -> Vec<Vec<u8>> {
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut b = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            b"abcdefghijklmnopqrstuvwxyz0123456789_-."[(x % 39) as usize]
+        };
+        let mut sigs: Vec<Vec<u8>> = (0..n)
+            .map(|i| {
+                let sig = [b(), b(), b(), b()];
+                sig[..if i % 5 == 0 { 3 } else { 4 }].to_vec()
+            })
+            .collect();
+        sigs.sort();
+        sigs.dedup();
+        sigs
+    }
+
+    /// Whether some bucket of `members` has, at each place, a signature with the class
+    /// of `word`'s byte there (what the tables flag).
+    fn flagged_by(members: &[Vec<u32>], sigs: &[Vec<u8>], word: &[u8]) -> bool {
+        members.iter().any(|bucket| {
+            (0..WIDTH).all(|place| {
+                bucket.iter().any(|&i| {
+                    let sig = &sigs[i as usize];
+                    sig.get(place)
+                        .is_none_or(|&b| word.get(place).is_some_and(|&w| class(w) == class(b)))
+                })
+            })
+        })
+    }
+
+    /// The buckets dealt another way hold the same signatures, each bucket of one
+    /// length, and no two signatures that share a bucket share one again.
+    #[test]
+    fn spread_deals_bucket_mates_apart() {
+        for n in [11, 150, 600] {
+            let sigs = if n == 11 { sigs() } else { many_sigs(n) };
+            check_spread(&sigs);
+        }
+    }
+
+    /// Words whose every byte some signature of one bucket has at its place, but no
+    /// bucket dealt the other way (see [`spread`]) flags, each with a space after it
+    /// again and again: every copy is a flag of the layout alone (each a lookup in
+    /// vain), and none of the sieve, which asks the other buckets of every step with
+    /// a flag while that drops some; a storm of real signatures is found whole.
+    #[test]
+    fn look_alikes_of_one_layout_are_dropped_by_the_other() {
+        let sigs = many_sigs(150);
+        let Some(sieve) = Sieve::new(&sigs, &[]) else {
+            return;
+        };
+        let (members, alone) = (members(&sigs), sieve.clone().without_spread());
+        let dealt = spread(&members, &sigs);
+        let mut words = Vec::new();
+        for bucket in &members {
+            let four: Vec<&Vec<u8>> = (bucket.iter().map(|&i| &sigs[i as usize]))
+                .filter(|s| s.len() == 4)
+                .collect();
+            for (k, a) in four.iter().enumerate() {
+                let b = four[(k + 1) % four.len()];
+                let word = [a[0], b[1], a[2], b[3]];
+                let at_each = |m: &[Vec<u32>]| {
+                    let unit = [&word[..], b" "].concat();
+                    (0..unit.len())
+                        .any(|i| flagged_by(m, &sigs, &[&unit[i..], &unit[..i]].concat()))
+                };
+                if !sigs.contains(&word.to_vec()) && !at_each(&dealt) {
+                    words.push(word);
+                }
+            }
+        }
+        assert!(words.len() >= 20, "{} look-alikes", words.len());
+        for word in &words {
+            let hay = [&word[..], b" "].concat().repeat(256);
+            let span = (0, hay.len());
+            let (found, flags) = sieved_flags(&alone, &hay, span);
+            assert!(found.is_empty() && flags >= 256, "{word:?} alone: {flags}");
+            assert_eq!(sieved(&sieve, &hay, span), vec![], "{word:?}");
+            assert_eq!(sieved_flags(&sieve, &hay, span).1, 0, "{word:?}");
+        }
+        let hay = [&sigs[7][..], b" "].concat().repeat(256);
+        assert_eq!(sieved_flags(&sieve, &hay, (0, hay.len())).0.len(), 256);
     }
 
     #[test]
