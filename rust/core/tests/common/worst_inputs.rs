@@ -83,8 +83,10 @@ pub const WRONG_CASE_STORMS: [&str; 3] = ["akia", "GHP_", "XOXB-"];
 /// by its nibbles at that place (found by the prefilter's layout for the built-in
 /// keywords on a CPU without AVX-512): Teddy flags every copy and verifies it in vain,
 /// reporting nothing, so blocks of them are found by a sample of their places and
-/// walked (see scrubber.md, "What an attacker can still choose").
-pub const LOOK_ALIKE_STORMS: [&str; 3] = ["daaa", "hava", "cas-"];
+/// walked (see scrubber.md, "What an attacker can still choose"). And `AISA`, which
+/// both of the sieve's sets of buckets flag (found by `Sieve::look_alike_of_both` for
+/// the built-in keywords): a flag at every copy, where the sieve reads.
+pub const LOOK_ALIKE_STORMS: [&str; 4] = ["daaa", "hava", "cas-", "AISA"];
 
 /// A storm that does not repeat: `unit`, then one byte of a seeded pseudo-random
 /// sequence of `aZ09_-.:= `, again and again, to at least `size` bytes (a repeating
