@@ -1580,8 +1580,6 @@ impl StormTables {
     }
 }
 
-/// A group of eight buckets' flags for the 64 positions of a step, its tables `t`
-/// looked up by `idx` (place `k` by the bytes from `k` on).
 /// The multiplier of [`KeyFilter`]'s hashes (odd, fixed: the same bitmaps every time).
 const FILTER_MULTIPLIER: u32 = 0x9E37_79B1;
 
@@ -1712,6 +1710,8 @@ fn lowercase_lanes(sieve: &Sieve, w: __m512i) -> __m512i {
     f._mm512_or_si512(w, f._mm512_srli_epi32::<2>(upper))
 }
 
+/// A group of eight buckets' flags for the 64 positions of a step, its tables `t`
+/// looked up by `idx` (place `k` by the bytes from `k` on).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn byte_flags(sieve: &Sieve, vbmi: Vbmi, t: &ByteGroup, idx: [__m512i; WIDTH]) -> __m512i {
