@@ -565,7 +565,8 @@ impl Sieve {
     /// in `hay` (ASCII case ignored) starting in `at..to`, and `found(signatures +
     /// j, start)` for each occurrence of pair `j` (case kept); returns how many, and
     /// how many positions its tables flagged (each one costs a lookup, a signature
-    /// there or not). Positions come in order from one step of 64 to the next, not
+    /// there or not, but where the byte tables' [`KeyFilter`] sorts a step's flags
+    /// out first). Positions come in order from one step of 64 to the next, not
     /// within one. With `cased`, a step that flags many positions asks their case
     /// (see [`refine`]); without, the loop has no code for it (a token delta's: in
     /// one loop, that code cost 32-byte deltas 8 % of their time, though it never
@@ -759,10 +760,11 @@ fn tables(group: &[Vec<u32>], sigs: &[Vec<u8>], cased: &[Option<Vec<u8>>]) -> (G
 
 /// The signatures of `members`' buckets dealt out again, one to each bucket in turn,
 /// four-byte and three-byte ones each over as many buckets as they had: no two that
-/// shared a bucket share one again (a bucket holds fewer signatures than there are
-/// buckets of its length), so a word whose every byte some signature of one bucket
-/// has at its place (`cas-`: a flag at every copy, each looked up in vain) is seldom
-/// flagged by the buckets dealt so. They are asked only of what the first buckets
+/// shared a bucket share one again where a bucket holds no more signatures than there
+/// are buckets of its length (the built-in ones do: a test checks), so a word whose
+/// every byte some signature of one bucket has at its place (`cas-` and a random byte:
+/// a flag every ~25 bytes, each looked up in vain) is seldom flagged by the buckets
+/// dealt so. They are asked only of what the first buckets
 /// flag (see [`SpreadAsked`]): laid out for no text, they flag more of it.
 fn spread(members: &[Vec<u32>], sigs: &[Vec<u8>]) -> Vec<Vec<u32>> {
     let mut out = vec![Vec::new(); members.len()];

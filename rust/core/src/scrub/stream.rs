@@ -905,8 +905,8 @@ impl Scrubber {
     /// as [`Scrubber::run_before`] walks, in the held bytes for a hit that starts
     /// there); or the candidate, from its start, dies unmatched within `piece` (its
     /// rule's DFA read there as [`learn`] reads it, which is how the candidate would
-    /// read it). False at the first that is not, or where a walk back would go on past
-    /// what is at hand: the piece is then buffered and read as usual.
+    /// read it). False at the first that is not (a hit that starts in the held bytes
+    /// is asked its run only): the piece is then buffered and read as usual.
     fn die_in_place(&mut self, piece: &[u8], before: usize, hits: &[Hit]) -> bool {
         let set = &*self.set;
         for &(k, at) in hits {
