@@ -4794,11 +4794,11 @@ mod tests {
         assert!(!dense, "ordinary text walked");
     }
 
-    /// With the sieve, the built-in signatures' buckets are dealt apart (see
-    /// `sieve::spread`), and the look-alike storms of `tests/worst.rs` (`cas-`,
-    /// `daaa`, `hava`, each and a random byte) cost next to no lookups: a step's flags are
-    /// asked of the buckets dealt another way (see `sieve::spread`) while that drops
-    /// some, and those flag none of them (`cas-` was a lookup every 25 bytes).
+    /// With the sieve, the built-in signatures' buckets are dealt apart a second time
+    /// (see `sieve::spread`), and the look-alike storms of `tests/worst.rs` found for
+    /// Teddy's buckets (`cas-`, `daaa`, `hava`, each and a random byte) are next to no
+    /// flags: a step's flags are asked of the second set of buckets while that drops
+    /// some, and it flags none of them (`cas-` was a lookup every 25 bytes).
     #[test]
     fn look_alike_storms_are_seldom_looked_up_by_the_sieve() {
         let set = crate::scrub::RuleSet::builtin();
