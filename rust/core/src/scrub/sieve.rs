@@ -502,21 +502,15 @@ impl Sieve {
         let sigs = self.signatures();
         let members = members(&sigs);
         let dealt = spread(&members, &sigs);
-        let four = |m: &[Vec<u32>]| -> Vec<Vec<u32>> {
-            (m.iter()
-                .filter(|b| b.first().is_some_and(|&i| sigs[i as usize].len() == 4)))
-            .cloned()
-            .collect()
-        };
         let classes = |bucket: &[u32], place: usize| {
             (bucket.iter()).fold(0u64, |m, &i| m | 1 << class(sigs[i as usize][place]))
         };
         // The first byte of each class from `!` on (a capital for a letter's).
         let byte = |c: u32| (b'!'..=b'z').find(|&b| u32::from(class(b)) == c);
-        for one in four(&members) {
-            for other in four(&dealt) {
+        for one in buckets_of_len(&members, &sigs, 4) {
+            for other in buckets_of_len(&dealt, &sigs, 4) {
                 let common: Vec<u64> = (0..WIDTH)
-                    .map(|p| classes(&one, p) & classes(&other, p))
+                    .map(|p| classes(&members[one], p) & classes(&dealt[other], p))
                     .collect();
                 let word: Option<Vec<u8>> =
                     (common.iter()).map(|&m| byte(m.trailing_zeros())).collect();
@@ -769,19 +763,21 @@ fn tables(group: &[Vec<u32>], sigs: &[Vec<u8>], cased: &[Option<Vec<u8>>]) -> (G
 fn spread(members: &[Vec<u32>], sigs: &[Vec<u8>]) -> Vec<Vec<u32>> {
     let mut out = vec![Vec::new(); members.len()];
     for len in [4, 3] {
-        let of_len: Vec<usize> = (0..members.len())
-            .filter(|&b| {
-                members[b]
-                    .first()
-                    .is_some_and(|&i| sigs[i as usize].len() == len)
-            })
-            .collect();
+        let of_len = buckets_of_len(members, sigs, len);
         let dealt = of_len.iter().flat_map(|&b| &members[b]);
         for (n, &i) in dealt.enumerate() {
             out[of_len[n % of_len.len()]].push(i);
         }
     }
     out
+}
+
+/// The indices of `members`' buckets whose signatures are `len` bytes long (each
+/// bucket holds one length; empty ones none).
+fn buckets_of_len(members: &[Vec<u32>], sigs: &[Vec<u8>], len: usize) -> Vec<usize> {
+    (0..members.len())
+        .filter(|&b| (members[b].first()).is_some_and(|&i| sigs[i as usize].len() == len))
+        .collect()
 }
 
 /// Asserts what [`spread`] promises of `sigs`' buckets: the same signatures, each
@@ -983,8 +979,9 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
         count += pairs(sieve, [raw, r1], (p, n), &mut found);
         // Many flags: those whose words no key can be are not looked up (see
         // `KeyFilter`); each counts as flagged all the same.
-        flags += flagged.count_ones() as usize;
-        if flagged.count_ones() >= FILTERED {
+        let left = flagged.count_ones();
+        flags += left as usize;
+        if left >= FILTERED {
             flagged &= filter_step(sieve, [raw, r3]);
         }
         while flagged != 0 {
@@ -1638,24 +1635,24 @@ fn filter_step(sieve: &Sieve, [raw, r3]: [__m512i; 2]) -> u64 {
     struct Step<'a> {
         sieve: &'a Sieve,
         vbmi: Vbmi,
+        filter: &'a KeyFilter,
         bytes: [__m512i; 2],
     }
     impl pulp::NullaryFnOnce for Step<'_> {
         type Output = u64;
         #[inline(always)]
         fn call(self) -> u64 {
-            let filter = &self.sieve.bytes.as_ref().expect("byte tables").filter;
             let [raw, r3] = self.bytes;
-            may_hold(self.sieve, self.vbmi, filter, (raw, r3))
+            may_hold(self.sieve, self.vbmi, self.filter, (raw, r3))
         }
     }
     let Some(bytes) = &sieve.bytes else {
         return u64::MAX;
     };
-    let vbmi = bytes.simd;
-    vbmi.vectorize(Step {
+    bytes.simd.vectorize(Step {
         sieve,
-        vbmi,
+        vbmi: bytes.simd,
+        filter: &bytes.filter,
         bytes: [raw, r3],
     })
 }
