@@ -1,6 +1,7 @@
 //! Worst-case inputs for the scrubber: throughput next to clean text.
 //! `cargo run --release -p scrubline-bench --example worst` (WORST=<name part>: only
-//! those; KEYWORDS=1: a storm of every built-in keyword, FUZZ=1: every input of the
+//! those; KEYWORDS=1: a storm of every built-in keyword, with ALPHABET=<bytes> each
+//! copy followed by one byte of a pseudo-random sequence of those; FUZZ=1: every input of the
 //! `scrub_chunks` fuzz corpus repeated to 1 MiB, TESTS=1: every input of the core's
 //! `tests/worst.rs`, with BETWEEN=8,64,… storms of every varied, wrong-case and
 //! look-alike unit that many bytes apart as well; QUIET=1 to print the summary only).
@@ -104,16 +105,18 @@ fn every_keyword() {
     keywords.dedup();
     // SIZE_MIB: the size of each storm (4 by default).
     let mib: usize = std::env::var("SIZE_MIB").map_or(4, |v| v.parse().expect("SIZE_MIB"));
+    // ALPHABET=<bytes>: each keyword with a byte of a pseudo-random sequence of these
+    // after each copy (a storm that does not repeat), not the keyword alone.
+    let alphabet = std::env::var("ALPHABET").ok();
+    let storm = |k: &str| match &alphabet {
+        Some(a) => varied_storm_of(k, mib << 20, 1, a.as_bytes()),
+        None => repeat(k, mib << 20),
+    };
     // Only the storms WORST asks for are built.
     let rates: Vec<(f64, String)> = keywords
         .iter()
         .filter(|k| wanted(&format!("storm {k:?}")))
-        .map(|k| {
-            (
-                run(&format!("storm {k:?}"), &repeat(k, mib << 20)),
-                k.clone(),
-            )
-        })
+        .map(|k| (run(&format!("storm {k:?}"), &storm(k)), k.clone()))
         .collect();
     summarise("keyword storms", clean, rates);
 }
@@ -221,6 +224,9 @@ fn worst_tests() {
     for (unit, between) in SPREAD_STORMS {
         let name = format!("varied storm {unit:?}, {between} between");
         add(name, &|| varied_storm_by(unit, n, between));
+    }
+    for unit in WORD_STORMS {
+        add(format!("word storm {unit:?}"), &|| word_storm(unit, n));
     }
     add("runs of a, no period".into(), &|| runs_of_a(n));
     // BETWEEN=8,64,…: storms of every varied, wrong-case and look-alike unit with that

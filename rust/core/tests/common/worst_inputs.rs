@@ -122,6 +122,25 @@ pub const SPREAD_STORMS: [(&str, usize); 7] = [
 
 /// [`varied_storm`] with `between` bytes of the sequence after each copy.
 pub fn varied_storm_by(unit: &str, size: usize, between: usize) -> Vec<u8> {
+    varied_storm_of(unit, size, between, b"aZ09_-.:= ")
+}
+
+/// Keywords whose rules read a bounded run of word bytes after them before a byte they
+/// need (`quoted-key-value` reads `token[A-Za-z0-9_.-]{0,32}`, then a quote), in storms
+/// with an alphanumeric byte after each copy (see [`word_storm`]): each copy's run
+/// goes on past the bound, through the next copies. Read a candidate a hit, each
+/// reading 38 bytes to die, `token` so ran at ~6 MB/s.
+pub const WORD_STORMS: [&str; 3] = ["token", "password", "secret"];
+
+/// A storm of `unit` and one byte of a seeded pseudo-random sequence of `aZ09` after
+/// each copy, to at least `size` bytes.
+pub fn word_storm(unit: &str, size: usize) -> Vec<u8> {
+    varied_storm_of(unit, size, 1, b"aZ09")
+}
+
+/// `unit`, then `between` bytes of a seeded pseudo-random sequence of `alphabet`,
+/// again and again, to at least `size` bytes.
+pub fn varied_storm_of(unit: &str, size: usize, between: usize, alphabet: &[u8]) -> Vec<u8> {
     let mut x = 0x9E37_79B9_7F4A_7C15u64;
     let mut text = Vec::with_capacity(size + unit.len() + between);
     while text.len() < size {
@@ -130,7 +149,7 @@ pub fn varied_storm_by(unit: &str, size: usize, between: usize) -> Vec<u8> {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            text.push(b"aZ09_-.:= "[(x % 10) as usize]);
+            text.push(alphabet[(x % alphabet.len() as u64) as usize]);
         }
     }
     text
