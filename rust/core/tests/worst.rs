@@ -404,3 +404,29 @@ fn storms_that_do_not_repeat_are_linear_and_split_invariant() {
         }
     }
 }
+
+/// Storms of a keyword whose rule reads a bounded run of word bytes after it, with an
+/// alphanumeric byte after each copy (`tokenatokenZtoken0…`): each hit's run goes on
+/// past its rule's bound, through the next copies. In writes of 4 KiB and more the
+/// dense blocks drop each hit where its run ends, unread: under one unit of work in
+/// four bytes (a candidate a hit, each fed its ~38 bytes, was 4-6.4 a byte). In small
+/// writes each hit is still a candidate, fed as its bytes arrive (linear: at most 16
+/// a byte). None of it is a credential, whatever the chunking.
+#[test]
+fn word_storms_die_by_their_run() {
+    const SIZE: usize = 1 << 18;
+    for unit in WORD_STORMS {
+        let text = word_storm(unit, SIZE);
+        for chunk in [SIZE, 65536, 4096, 7] {
+            let r = run(&text, chunk);
+            assert_eq!(r.out, text, "{unit:?} in {chunk}-byte chunks");
+            assert!(r.held_max <= 4096, "{unit:?}: held {}", r.held_max);
+            let most = if chunk >= 4096 { SIZE / 4 } else { 16 * SIZE };
+            assert!(
+                r.work <= most as u64,
+                "{unit:?} in {chunk}-byte chunks: work {} for {SIZE} bytes",
+                r.work
+            );
+        }
+    }
+}

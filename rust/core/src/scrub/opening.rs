@@ -20,6 +20,7 @@ use std::collections::HashMap;
 use regex_automata::nfa::thompson::{self, State, NFA};
 use regex_automata::util::{primitives::StateID, syntax};
 
+use super::prefilter::KILL_READS;
 use super::ruleset::{BeforeRun, ByteClass};
 use super::stream::{head, head_mask};
 
@@ -50,6 +51,9 @@ pub(crate) struct Gate {
     /// (the stream starts no candidate where the run of its class ending at the keyword
     /// is shorter than `min` or longer than `max`). Such a gate reads nothing else.
     pub run: Option<BeforeRun>,
+    /// The bounded run the pattern reads right after the keyword, if any (see
+    /// [`RunCap`]): what a dense block asks of a hit its look-ahead lets through.
+    pub cap: Option<Box<RunCap>>,
 }
 
 /// What a gate makes of a hit (see [`Gate::reading`]).
@@ -93,8 +97,16 @@ pub(crate) enum Opening {
 
 /// The gate of `keyword` for a rule whose pattern is `pattern`, matched from the
 /// keyword's first byte, with left guard `guard`. `exact`: the keyword is found as
-/// written (the two-byte ones), not ASCII-case-insensitively.
-pub(crate) fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: ByteClass) -> Opening {
+/// written (the two-byte ones), not ASCII-case-insensitively. The rule's candidates
+/// overflow past `max_len` bytes: the gate's [`RunCap`] decides no hit whose candidate
+/// would be alive that far.
+pub(crate) fn opening(
+    pattern: &str,
+    keyword: &[u8],
+    exact: bool,
+    guard: ByteClass,
+    max_len: usize,
+) -> Opening {
     let Ok(nfa) = thompson::Compiler::new()
         .syntax(syntax::Config::new().unicode(false).utf8(false))
         .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
@@ -121,6 +133,14 @@ pub(crate) fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: ByteCla
     let mut after: Set = reader.after.concat();
     after.sort_unstable();
     after.dedup();
+    // The candidate dies at the latest at `keyword.len() + most + 1` bytes, and
+    // overflows where it is alive at `max_len + 2`.
+    let most = max_len.saturating_sub(keyword.len()).min(RUN_CAP);
+    let cap = if reader.matched {
+        None
+    } else {
+        RunCap::of(&nfa, &after, most).map(Box::new)
+    };
     let Some(ahead) = look_ahead(&nfa, after) else {
         return Opening::Any;
     };
@@ -143,7 +163,150 @@ pub(crate) fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: ByteCla
         open: reader.matched,
         guard,
         run: None,
+        cap,
     })
+}
+
+/// A run of one class that a pattern reads right after a keyword, bounded: after `r`
+/// bytes of `class` (`r` up to `live.len() - 1`), a byte outside it that is not in
+/// `live[r]` ends every path the pattern has, none of them matched; and where
+/// `bounded`, so does one more byte of the class past the last. `quoted-key-value`
+/// reads `token[A-Za-z0-9_.-]{0,32}` and then a quote: in `tokenatokenZtoken0…` each
+/// hit read 38 bytes to die (a candidate, then its followers: ~6 MB/s), and each dies
+/// unread here, the run measured once for the hits in it (see [`RunCap::dies`]).
+///
+/// Read from the NFA (as the look-ahead is), so every answer is exact: the sets of
+/// states after `r` bytes of the class are the same whichever bytes of it were read
+/// (checked, depth by depth; where they part, the run ends there, not `bounded`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RunCap {
+    pub class: ByteClass,
+    pub live: Vec<ByteClass>,
+    pub bounded: bool,
+}
+
+/// A [`RunCap::dies`]'s `seen` before any run was read.
+pub(crate) const NOT_SEEN: (usize, usize) = (usize::MAX, 0);
+
+/// The most bytes of its class a [`RunCap`] follows: the dense blocks read a hit no
+/// further than `prefilter::KILL_READS` bytes from its start.
+pub(crate) const RUN_CAP: usize = 64;
+
+/// The fewest bytes a [`RunCap`]'s class holds (a run of fewer is no storm's).
+const CAP_CLASS: usize = 16;
+
+impl RunCap {
+    /// The run the pattern reads from `after`, the states after the keyword (which
+    /// match nothing), for up to `most` bytes of its class: the class is the bytes
+    /// that take `after` to one and the same set, the most of them (at least
+    /// [`CAP_CLASS`]). `None` where there is none, or a byte of it starts a match.
+    fn of(nfa: &NFA, after: &Set, most: usize) -> Option<RunCap> {
+        let classes = nfa.byte_classes();
+        let mut reps: Vec<u8> = Vec::new();
+        let mut size: Vec<usize> = Vec::new();
+        for b in 0..=255u8 {
+            let c = usize::from(classes.get(b));
+            if c == reps.len() {
+                reps.push(b);
+                size.push(0);
+            }
+            size[c] += 1;
+        }
+        let is_match = |set: &Set| {
+            set.iter()
+                .any(|&s| matches!(nfa.state(s), State::Match { .. }))
+        };
+        // Group the byte classes by the set each takes `after` to; the largest group
+        // that lives on is the run's class.
+        let mut groups: Vec<(Set, Vec<usize>, usize)> = Vec::new();
+        for (c, &b) in reps.iter().enumerate() {
+            let to = closure(nfa, step(nfa, after, b))?;
+            if to.is_empty() {
+                continue;
+            }
+            match groups.iter_mut().find(|g| g.0 == to) {
+                Some(g) => {
+                    g.1.push(c);
+                    g.2 += size[c];
+                }
+                None => groups.push((to, vec![c], size[c])),
+            }
+        }
+        let (_, members, bytes) = groups.into_iter().max_by_key(|g| g.2)?;
+        if bytes < CAP_CLASS {
+            return None;
+        }
+        let in_class: Vec<bool> = (0..reps.len()).map(|c| members.contains(&c)).collect();
+        let mut class = [0u64; 4];
+        for b in 0..=255u8 {
+            if in_class[usize::from(classes.get(b))] {
+                class[usize::from(b) / 64] |= 1 << (b % 64);
+            }
+        }
+        let (mut set, mut live, mut bounded) = (after.clone(), Vec::new(), false);
+        while live.len() <= most {
+            if is_match(&set) {
+                break;
+            }
+            // The bytes outside the class on which some path goes on.
+            let mut on = [0u64; 4];
+            let mut next: Option<Set> = None;
+            let mut parted = false;
+            for (c, &b) in reps.iter().enumerate() {
+                let to = closure(nfa, step(nfa, &set, b))?;
+                if in_class[c] {
+                    match &next {
+                        None => next = Some(to),
+                        Some(n) => parted |= *n != to,
+                    }
+                } else if !to.is_empty() {
+                    for x in 0..=255u8 {
+                        if usize::from(classes.get(x)) == c {
+                            on[usize::from(x) / 64] |= 1 << (x % 64);
+                        }
+                    }
+                }
+            }
+            live.push(ByteClass::from_words(on));
+            let next = next.expect("the class holds a byte");
+            if parted {
+                break;
+            }
+            if next.is_empty() {
+                bounded = true;
+                break;
+            }
+            set = next;
+        }
+        (!live.is_empty()).then(|| RunCap {
+            class: ByteClass::from_words(class),
+            live,
+            bounded,
+        })
+    }
+
+    /// Whether the hit whose keyword ends at `text[at]` dies unmatched within `text`,
+    /// by the run of the class from there: `seen` is a stretch of `text` known to be of
+    /// the class (`seen.0..seen.1`), from an earlier hit, extended here (each byte of a
+    /// storm's run is read once for all its hits).
+    #[inline]
+    pub(crate) fn dies(&self, text: &[u8], at: usize, seen: &mut (usize, usize)) -> bool {
+        let last = self.live.len() - 1;
+        // Read up to one byte past the most the class may run.
+        let limit = text.len().min(at + last + 2);
+        let known = (seen.0..=seen.1).contains(&at);
+        let mut end = if known { seen.1 } else { at };
+        while end < limit && self.class.contains(text[end]) {
+            end += 1;
+        }
+        *seen = if known { (seen.0, end) } else { (at, end) };
+        let r = end - at;
+        if r > last {
+            return self.bounded;
+        }
+        // Ended by a byte outside the class, or by the text (nothing known).
+        end < text.len() && !self.live[r].contains(text[end])
+    }
 }
 
 /// The run a pattern must read right after a keyword before it can match: every byte
@@ -402,6 +565,7 @@ impl Gate {
             open: false,
             guard: ByteClass::EMPTY,
             run: None,
+            cap: None,
         }
     }
 
@@ -420,6 +584,7 @@ impl Gate {
             open: true,
             guard: ByteClass::EMPTY,
             run: Some(run),
+            cap: None,
         }
     }
 
@@ -453,6 +618,23 @@ impl Gate {
     /// to reuse answers.)
     pub(crate) fn opens(&self, text: &[u8], at: usize, len: usize) -> bool {
         !self.guarded(text, at) && !self.run_rules_out(text, at) && self.reads_on(text, at, len)
+    }
+
+    /// Whether the gate's [`RunCap`], if any, says the hit of the keyword of `len` bytes
+    /// at `text[at..]` dies, reading no further than a kill may (see `KILL_READS`);
+    /// `seen` as [`RunCap::dies`] takes it.
+    #[inline(always)]
+    pub(crate) fn capped(
+        &self,
+        text: &[u8],
+        at: usize,
+        len: usize,
+        seen: &mut (usize, usize),
+    ) -> bool {
+        self.cap.as_ref().is_some_and(|cap| {
+            let text = &text[..text.len().min(at + KILL_READS)];
+            cap.dies(text, at + len, seen)
+        })
     }
 
     /// The length of the run of its rule's class right before `text[at]`, when it reads
@@ -752,6 +934,11 @@ mod tests {
 
     const NO_GUARD: ByteClass = ByteClass::EMPTY;
 
+    /// The gate of a rule with no bound on its matches.
+    fn opening(pattern: &str, keyword: &[u8], exact: bool, guard: ByteClass) -> Opening {
+        super::opening(pattern, keyword, exact, guard, usize::MAX)
+    }
+
     fn opens(o: &Opening, text: &[u8], at: usize, len: usize) -> bool {
         match o {
             Opening::Any => true,
@@ -921,5 +1108,70 @@ mod tests {
         assert_eq!(run("\\bsk-[0-9]", "sk-"), None);
         // No spelling of the keyword starts a match.
         assert_eq!(run("sk-[0-9]", "sk-ant-"), None);
+    }
+
+    #[test]
+    fn run_caps_end_the_run_after_the_keyword() {
+        let class = |c: &str| ByteClass::parse("t", "class", c).unwrap().unwrap();
+        let cap = |pattern: &str, max_len: usize| match super::opening(
+            pattern, b"token", false, NO_GUARD, max_len,
+        ) {
+            Opening::Gate(g) => g.cap,
+            _ => None,
+        };
+        let quoted = cap(r#"token[A-Za-z0-9_.-]{0,32}["'],"#, 700).unwrap();
+        assert_eq!(quoted.class, class("[A-Za-z0-9_.-]"));
+        assert_eq!((quoted.live.len(), quoted.bounded), (33, true));
+        assert!(quoted.live.iter().all(|l| *l == class("[\"']")));
+        let dies = |text: &str| quoted.dies(text.as_bytes(), 5, &mut { NOT_SEEN });
+        let a = |n| "a".repeat(n);
+        // Ended by a byte no path reads on, or one byte past the bound.
+        assert!(dies(&format!("token{} x", a(5))));
+        assert!(dies(&format!("token{}", a(33))));
+        // A quote within the bound; the text ends inside the run (unknown).
+        assert!(!dies(&format!("token{}'", a(32))));
+        assert!(!dies(&format!("token{}", a(32))));
+        assert!(!dies(&format!("token{}", a(3))));
+        // The next hit inside the run reads on from where the last one stopped.
+        let text = format!("token{}token{}token{} ", a(20), a(30), a(3));
+        let mut seen = NOT_SEEN;
+        assert!(
+            quoted.dies(text.as_bytes(), 5, &mut seen),
+            "a run of 33 or more"
+        );
+        assert_eq!(seen, (5, 39));
+        assert!(
+            quoted.dies(text.as_bytes(), 30, &mut seen),
+            "one of 38: read to 34"
+        );
+        assert_eq!(seen, (5, 64));
+        assert!(
+            quoted.dies(text.as_bytes(), 62, &mut seen),
+            "one of 6, then a space"
+        );
+        assert_eq!(seen, (5, 68));
+        // Never read up to where the candidate would overflow (a match of 20 bytes at
+        // most: 15 after the keyword, not bounded).
+        let short = cap(r#"token[a-z]{0,32}""#, 20).unwrap();
+        assert_eq!((short.live.len(), short.bounded), (16, false));
+        assert!(!short.dies(format!("token{}", a(40)).as_bytes(), 5, &mut {
+            (usize::MAX, 0)
+        }));
+        // Runs up to a match, or where the class's bytes part: not bounded.
+        let fixed = cap("token[A-Za-z0-9]{20}", 700).unwrap();
+        assert_eq!((fixed.live.len(), fixed.bounded), (20, false));
+        let parted = cap("token[a-z]{2}(?:[a-m]x|[n-z]y)", 700).unwrap();
+        assert_eq!(parted.class, class("[a-z]"));
+        assert_eq!((parted.live.len(), parted.bounded), (3, false));
+        // The largest group of bytes that act alike, to a bound past both branches.
+        let two = cap("token(?:[a-z]{3}x|[a-q]{8}y)", 700).unwrap();
+        assert_eq!(two.class, class("[a-q]"));
+        assert_eq!((two.live.len(), two.bounded), (9, true));
+        assert_eq!(two.live[3], class("x"));
+        // A class of fewer than 16 bytes, a match right after the keyword, a
+        // look-around: none.
+        assert_eq!(cap("token[0-9]{0,32}\"", 700), None);
+        assert_eq!(cap("token[a-z]{0,8}", 700), None);
+        assert_eq!(cap("token[a-z]{0,8}\\b\"", 700), None);
     }
 }

@@ -774,8 +774,8 @@ fn reads_back(source: Option<&Source>) -> usize {
 /// A keyword's rule, for its gate.
 #[derive(Debug)]
 pub(crate) enum Source {
-    /// Its pattern (from the keyword on) and left guard.
-    Pattern(String, ByteClass),
+    /// Its pattern (from the keyword on), left guard and longest match (`max_len`).
+    Pattern(String, ByteClass, usize),
     /// The run its match starts with, before the keyword.
     Before(BeforeRun),
 }
@@ -815,13 +815,13 @@ impl Gates {
     #[inline(never)]
     fn build(&self, k: u32) -> Option<Gate> {
         let (keyword, exact, source) = &self.sources[k as usize];
-        let (pattern, guard) = match source.as_ref()? {
-            Source::Pattern(pattern, guard) => (pattern, guard),
+        let (pattern, guard, max_len) = match source.as_ref()? {
+            Source::Pattern(pattern, guard, max_len) => (pattern, guard, *max_len),
             Source::Before(run) => {
                 return Some(Gate::before(*run, exact.then_some(&keyword[..])));
             }
         };
-        match opening(pattern, keyword, keyword.len() < 3, *guard) {
+        match opening(pattern, keyword, keyword.len() < 3, *guard, max_len) {
             Opening::Any => None,
             Opening::Never => Some(Gate::never()),
             Opening::Gate(g) => Some(g),
@@ -1065,7 +1065,7 @@ impl Dense {
                     others.push((o, off));
                 } else if other == kw {
                     match &gates.sources[o as usize].2 {
-                        Some(Source::Pattern(pattern, _)) => {
+                        Some(Source::Pattern(pattern, ..)) => {
                             let r = run_after(pattern, other)?;
                             union(&mut run, r.class);
                             n = n.min(r.n);
@@ -2594,8 +2594,7 @@ impl Prefilter {
         sieve.look_alike_of_both()
     }
 
-    /// Keyword `k`'s gate, as dense blocks use it (tests).
-    #[cfg(test)]
+    /// Keyword `k`'s gate, as dense blocks use it (built now if it is not).
     pub(crate) fn gate(&self, k: u32) -> Option<&Gate> {
         self.keywords.as_ref()?.dense.gates.as_ref()?.get(k)
     }
@@ -2687,6 +2686,11 @@ impl Prefilter {
     /// Length of the longest pattern.
     pub(crate) fn max_len(&self) -> usize {
         self.max_len
+    }
+
+    /// Length of keyword `k`.
+    pub(crate) fn keyword_len(&self, k: u32) -> usize {
+        self.patterns[k as usize].len()
     }
 
     /// The earliest offset in `tail` from which the rest of `tail` is a proper prefix of
@@ -4504,7 +4508,11 @@ pub(crate) fn storm_between(unit: &[u8], size: usize, between: &[u8], gaps: u8) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scrub::opening::RunCap;
+    use crate::scrub::RuleSet;
     use proptest::prelude::*;
+    use regex_automata::dfa::Automaton;
+    use std::sync::Arc;
 
     /// A dense part is a storm of a keyword where its gates drop one of its hits every
     /// 64 bytes or more, counted over the part (at one every 16, counted by the chain
@@ -5770,6 +5778,116 @@ mod tests {
             let (skipping, whole) = (read(false), read(true));
             prop_assert_eq!(whole.2, 0);
             prop_assert_eq!((skipping.0, &skipping.1), (whole.0, &whole.1));
+        }
+    }
+
+    /// Keywords, each spelled as a hit may be, with their gates' run caps.
+    type Capped = Vec<(u32, Vec<u8>, RunCap)>;
+
+    /// The built-in keywords whose gates have a run cap, each as its pattern spells
+    /// it (a keyword found as written) or as listed, with the cap.
+    fn capped_keywords(set: &RuleSet) -> Capped {
+        let pre = &set.prefilter;
+        let walk = &pre.walk;
+        (0..pre.patterns.len() as u32)
+            .filter_map(|k| {
+                let cap = pre.gate(k)?.cap.as_deref()?.clone();
+                let spelled = walk.written[k as usize].clone();
+                Some((
+                    k,
+                    spelled.unwrap_or_else(|| pre.patterns[k as usize].clone()),
+                    cap,
+                ))
+            })
+            .collect()
+    }
+
+    /// Most built-in keywords have a run cap: `quoted-key-value`'s bounded run after
+    /// `token` (its class of 65 bytes, 33 depths, bounded), and the runs of fixed-size
+    /// tokens (`ghp_`: 36 alphanumerics, then a match).
+    #[test]
+    fn builtin_gates_cap_the_runs_after_their_keywords() {
+        let set = RuleSet::builtin();
+        let caps = capped_keywords(&set);
+        assert!(caps.len() >= 150, "{} keywords with a cap", caps.len());
+        let of = |rule: &str, keyword: &[u8]| {
+            (caps.iter())
+                .find(|(k, w, _)| {
+                    w == keyword
+                        && set.rules[set.keyword_rule[*k as usize] as usize].info.id == rule
+                })
+                .map(|(.., cap)| cap.clone())
+                .unwrap_or_else(|| panic!("{rule}: no cap"))
+        };
+        let quoted = of("quoted-key-value", b"token");
+        let class = |c: &str| ByteClass::parse("t", "class", c).unwrap().unwrap();
+        assert_eq!(quoted.class, class("[A-Za-z0-9_.-]"));
+        assert_eq!((quoted.live.len(), quoted.bounded), (33, true));
+        let github = of("github-pat", b"ghp_");
+        assert_eq!(github.class, class("[A-Za-z0-9]"));
+        assert_eq!((github.live.len(), github.bounded), (36, false));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// A gate's run cap drops only hits whose candidate dies unmatched: where it
+        /// says a hit dies, its rule's DFA, read from the hit, dies with no match
+        /// within the text, before the rule's cap (where the candidate would
+        /// overflow instead). Every built-in keyword with a cap, followed by bytes
+        /// mostly of its class, some of the bytes it lives on past a run, and a few
+        /// others; the run read afresh and as a hit before it left it.
+        #[test]
+        fn run_caps_drop_only_hits_that_cannot_match(
+            pick in 0usize..10_000,
+            upper: bool,
+            bytes in proptest::collection::vec((0u8..10, any::<u8>()), 0..110),
+            other in 0usize..16,
+        ) {
+            static SET: std::sync::OnceLock<(Arc<RuleSet>, Capped)> = std::sync::OnceLock::new();
+            let (set, caps) = SET.get_or_init(|| {
+                let set = RuleSet::builtin();
+                let caps = capped_keywords(&set);
+                (set, caps)
+            });
+            let (k, keyword, cap) = &caps[pick % caps.len()];
+            let members = |c: &ByteClass| (0..=255u8).filter(|&b| c.contains(b)).collect::<Vec<u8>>();
+            let (class, lives) = (members(&cap.class), members(&cap.live[cap.live.len() / 2]));
+            let mut text = if upper { keyword.to_ascii_uppercase() } else { keyword.clone() };
+            let len = text.len();
+            for (kind, b) in bytes {
+                text.push(match kind {
+                    0 if !lives.is_empty() => lives[usize::from(b) % lives.len()],
+                    1 => b" \n!@#$%&*()<>,;:=\"'/"[usize::from(b) % 20],
+                    2 => b,
+                    _ => class[usize::from(b) % class.len()],
+                });
+            }
+            let rule = &set.rules[set.keyword_rule[*k as usize] as usize];
+            let fresh = cap.dies(&text, len, &mut { crate::scrub::opening::NOT_SEEN });
+            // The same hit asked after another up to 8 bytes before or after it.
+            let mut seen = crate::scrub::opening::NOT_SEEN;
+            if let Some(at) = (len + other).checked_sub(8).filter(|&at| at <= text.len()) {
+                let _ = cap.dies(&text, at, &mut seen);
+            }
+            prop_assert_eq!(cap.dies(&text, len, &mut seen), fresh);
+            if fresh {
+                let m = rule.matcher().expect("a pattern");
+                let (dfa, mut state) = (&m.dfa, m.start);
+                let mut died = None;
+                for (i, &b) in text.iter().enumerate() {
+                    state = dfa.next_state(state, b);
+                    prop_assert!(!dfa.is_match_state(state), "{}: {:?} matches", rule.info.id, text);
+                    if dfa.is_dead_state(state) {
+                        died = Some(i);
+                        break;
+                    }
+                }
+                let i = died.ok_or_else(|| {
+                    TestCaseError::fail(format!("{}: {:?} lives on", rule.info.id, text))
+                })?;
+                prop_assert!(i <= rule.max_len, "{}: dies at {} of {:?}", rule.info.id, i, text);
+            }
         }
     }
 }

@@ -830,6 +830,7 @@ fn source(rule: &Rule) -> Source {
         None => Source::Pattern(
             rule.pattern.clone(),
             rule.left_guard.unwrap_or(ByteClass::EMPTY),
+            rule.max_len,
         ),
         Some(run) => Source::Before(run),
     }

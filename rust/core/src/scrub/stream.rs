@@ -16,6 +16,7 @@ use regex_automata::dfa::{dense, Automaton};
 use regex_automata::util::primitives::StateID;
 
 use super::guard::{is_filler, is_placeholder};
+use super::opening::NOT_SEEN;
 use super::prefilter::{same_run, Hit, Kill, Run, Scratch, KILL_READS};
 use super::rules::Tier;
 use super::ruleset::{BeforeRun, Reading, Rule, RuleSet, RunsAt, SecretCache};
@@ -139,6 +140,11 @@ const LEARN: u32 = 16;
 /// only spends the budget: where hits live on, learning stops as it did.
 const LEARN_CHEAP: u64 = 32;
 
+/// The candidates a rule makes in a stream before its hits are asked their gate's run
+/// cap (see [`Scrubber::capped`]): a stream that meets a keyword now and then builds
+/// no gate for it (~0.2 ms each).
+const CAP_AFTER: u32 = 32;
+
 /// The most redactions one period of repeating text may hold for [`Scrubber::replay`]
 /// to copy it (the last `2 * REPEAT` are kept).
 const REPEAT: usize = 4;
@@ -226,7 +232,8 @@ pub(super) struct Candidate {
 pub(super) struct Follow {
     d: u64,
     n: u64,
-    len: u32,
+    /// The keyword of the hits (of the first; see [`Scrubber::capped`]).
+    k: u32,
 }
 
 /// A streaming scrubber: a shared [`RuleSet`] plus the state of one stream.
@@ -271,6 +278,9 @@ pub struct Scrubber {
     pub(super) eager_trail: Trail,
     /// Per rule, the last [`Head`] recorded.
     pub(super) heads: Vec<Head>,
+    /// Per rule, the candidates it made, counted up to [`CAP_AFTER`] (see
+    /// [`Scrubber::capped`]).
+    pub(super) keyword_cands: Vec<u32>,
     /// Per rule, the states its DFA loops in (see [`Loops`]).
     pub(super) loops: Vec<Loops>,
     /// Per rule, the bytes of the last candidates whose DFA died (see [`Memo`]).
@@ -700,6 +710,7 @@ impl Scrubber {
             trails: vec![Trail::default(); n],
             eager_trail: Trail::default(),
             heads: vec![Head::NONE; n],
+            keyword_cands: vec![0; n],
             loops: vec![Loops::default(); n],
             memos: vec![Memo::default(); n],
             runs: vec![(u64::MAX, 0); n],
@@ -1176,7 +1187,29 @@ impl Scrubber {
         let gated = self.shortcuts();
         let (set, memos) = (&*self.set, RefCell::new(&mut self.memos));
         let (budget, fed) = (Cell::new(LEARN), Cell::new(0u64));
+        // The run read after the last hit of a keyword whose gate has a cap: the
+        // keyword, where the text starts, and the stretch of it known to be of the run's
+        // class (see `RunCap::dies`).
+        let seen = Cell::new((u32::MAX, 0usize, NOT_SEEN));
         let kill = |k: u32, text: &[u8], at: usize, run: Option<usize>| {
+            // A hit whose rule reads a bounded run after its keyword (`quoted-key-value`'s
+            // `token[A-Za-z0-9_.-]{0,32}`, then a quote) dies where its run ends, or runs
+            // past the bound: in a storm of `token` and an alphanumeric byte, each of the
+            // runs reaches through the next copies, and each hit so read to its end
+            // (unlike the paths the memo knows) cost a candidate. The hits of one run
+            // read its bytes once.
+            if let Some(gate) = set.prefilter.gate(k).filter(|g| g.cap.is_some()) {
+                let (key, from, mut stretch) = seen.get();
+                if key != k || from != text.as_ptr() as usize {
+                    stretch = NOT_SEEN;
+                }
+                let len = set.prefilter.keyword_len(k);
+                let dies = gate.capped(text, at, len, &mut stretch);
+                seen.set((k, text.as_ptr() as usize, stretch));
+                if dies {
+                    return true;
+                }
+            }
             let rule = set.keyword_rule[k as usize] as usize;
             // The candidate starts where `add_keyword_candidate` starts it: before
             // the run of its rule's class, when it reads one (its gate measured it).
@@ -1316,19 +1349,19 @@ impl Scrubber {
                 continue;
             }
             if set.prefilter.is_keyword(pattern) {
-                let (rule, len) = (set.keyword_rule[pattern as usize], stop - hit);
+                let rule = set.keyword_rule[pattern as usize];
                 // A rule not compiled yet is compiled for a hit that can open a
                 // candidate, not for one its gate drops (see `Rule::compiled`).
                 if !set.rules[rule as usize].compiled() && self.dies_uncompiled(pattern, hit) {
                     continue;
                 }
-                match self.follow_on(rule, (hit, 1, 0), len) {
+                match self.follow_on(rule, (hit, 1, 0), pattern) {
                     Some(i) => {
                         let (c, f) = (&self.cands[i], self.cands[i].follow.expect("followers"));
                         streak = Some((i, rule, c.start + (f.n + 1) * f.d, f.d, 0));
                     }
                     None => {
-                        self.add_keyword_candidate(rule, hit, len as usize);
+                        self.add_keyword_candidate(rule, hit, pattern);
                     }
                 }
             } else if hit >= self.emitted {
@@ -1389,17 +1422,17 @@ impl Scrubber {
         if n == 0 {
             return;
         }
-        if self.follow_on(rule, (at, n, d), len).is_none() {
-            self.lead(rule, (at, n, d), len);
+        if self.follow_on(rule, (at, n, d), r.k).is_none() {
+            self.lead(rule, (at, n, d), r.k);
         }
     }
 
-    /// Add the `n` hits of `rule` at `at`, `at + d`, … (a keyword `len` bytes long;
-    /// `d` 0 for one hit) as followers (see [`Follow`]) of the candidate whose
+    /// Add the `n` hits of `rule` at `at`, `at + d`, … (of keyword `k`; `d` 0 for one
+    /// hit) as followers (see [`Follow`]) of the candidate whose
     /// followers they go on from, or of the last candidate when they are its first
     /// (one hit: at any distance up to [`FOLLOW_MAX`]; a run: `d` after it): its index.
     /// `None` when they are not: the caller makes them (see [`Scrubber::lead`]).
-    fn follow_on(&mut self, rule: u32, hits: (u64, u64, u64), len: u64) -> Option<usize> {
+    fn follow_on(&mut self, rule: u32, hits: (u64, u64, u64), k: u32) -> Option<usize> {
         if !self.followable[rule as usize] || !self.shortcuts() {
             return None;
         }
@@ -1414,7 +1447,7 @@ impl Scrubber {
                 .filter(|&i| self.goes_on(i, rule, hits))?,
             None => return None,
         };
-        self.follow_from(i, hits, len).then_some(i)
+        self.follow_from(i, hits, k).then_some(i)
     }
 
     /// Whether the hits of `rule` at `at`, `at + d`, … (`d` 0: one hit) go on from the
@@ -1431,7 +1464,7 @@ impl Scrubber {
     /// Give the candidate at `i` the hits at `at`, `at + d`, … (`n` of them, going on
     /// from it) as followers; false when one may not start (its left guard), or they
     /// lie too far apart.
-    fn follow_from(&mut self, i: usize, (at, n, d): (u64, u64, u64), len: u64) -> bool {
+    fn follow_from(&mut self, i: usize, (at, n, d): (u64, u64, u64), k: u32) -> bool {
         let c = &self.cands[i];
         let step = c.follow.map_or(at - c.start, |f| f.d);
         if step > FOLLOW_MAX || (d > 0 && d != step) {
@@ -1442,11 +1475,7 @@ impl Scrubber {
             return false;
         }
         let c = &mut self.cands[i];
-        let f = c.follow.get_or_insert(Follow {
-            d: step,
-            n: 0,
-            len: len as u32,
-        });
+        let f = c.follow.get_or_insert(Follow { d: step, n: 0, k });
         f.n += n;
         self.leader = (c.start, c.rule);
         true
@@ -1476,30 +1505,31 @@ impl Scrubber {
     }
 
     /// Make the first candidate of the hits of `rule` at `at`, `at + d`, … (`n` of
-    /// them; a keyword `len` bytes long) that a candidate is made of, and give it the
-    /// rest as followers.
-    fn lead(&mut self, rule: u32, (at, n, d): (u64, u64, u64), len: u64) {
+    /// them; of keyword `k`) that a candidate is made of, and give it the rest as
+    /// followers.
+    fn lead(&mut self, rule: u32, (at, n, d): (u64, u64, u64), k: u32) {
         for i in 0..n {
             let start = at + i * d;
-            if !self.add_keyword_candidate(rule, start, len as usize) || i + 1 == n {
+            if !self.add_keyword_candidate(rule, start, k) || i + 1 == n {
                 continue;
             }
             let rest = (start + d, n - 1 - i, d);
             let made = self.find((start, rule)).expect("just made");
-            if !self.goes_on(made, rule, rest) || !self.follow_from(made, rest, len) {
+            if !self.goes_on(made, rule, rest) || !self.follow_from(made, rest, k) {
                 // Not followers (a left guard blocks one): made one by one.
                 for j in i + 1..n {
-                    self.add_keyword_candidate(rule, at + j * d, len as usize);
+                    self.add_keyword_candidate(rule, at + j * d, k);
                 }
             }
             return;
         }
     }
 
-    /// Start the candidate of a hit of `rule_ix` at `hit`; false when none is queued (its
-    /// rule's run before the keyword does not fit, its left guard blocks it, or it was
-    /// decided unmatched on the spot).
-    fn add_keyword_candidate(&mut self, rule_ix: u32, hit: u64, keyword_len: usize) -> bool {
+    /// Start the candidate of a hit of `rule_ix` at `hit` (of keyword `k`, or of another
+    /// of the rule's, for a follower); false when none is queued (its rule's run before
+    /// the keyword does not fit, its left guard blocks it, or it was decided unmatched on
+    /// the spot).
+    fn add_keyword_candidate(&mut self, rule_ix: u32, hit: u64, k: u32) -> bool {
         let start = match self.set.rules[rule_ix as usize].before {
             None => hit,
             Some(before) => {
@@ -1520,6 +1550,11 @@ impl Scrubber {
         {
             return false;
         }
+        // Or whose run after the keyword ends where it cannot match.
+        if self.shortcuts() && self.capped(rule_ix, k, hit) {
+            return false;
+        }
+        let rule = &self.set.rules[rule_ix as usize];
         let mut c = Candidate {
             rule: rule_ix,
             start,
@@ -1547,7 +1582,7 @@ impl Scrubber {
                 self.add_candidate(c);
                 return true;
             }
-            let limit = (hit + keyword_len as u64 + EAGER).min(known);
+            let limit = (hit + self.set.prefilter.keyword_len(k) as u64 + EAGER).min(known);
             // A trail no one joins (nothing is recorded): the rule's is kept for the
             // candidates in the queue.
             let trail = &mut self.eager_trail;
@@ -1576,6 +1611,26 @@ impl Scrubber {
         }
         self.add_candidate(c);
         true
+    }
+
+    /// Whether the hit at `hit` of keyword `k` (of rule `rule`) dies unmatched by its
+    /// gate's run cap, in the bytes at hand (see `opening::RunCap`): asked once the rule
+    /// has made [`CAP_AFTER`] candidates (the gate is built at the first ask), and only
+    /// of a hit spelled as `k` (a follower may be another keyword's).
+    fn capped(&mut self, rule: u32, k: u32, hit: u64) -> bool {
+        let made = &mut self.keyword_cands[rule as usize];
+        if *made < CAP_AFTER {
+            *made += 1;
+            return false;
+        }
+        let Some(gate) = self.set.prefilter.gate(k).filter(|g| g.cap.is_some()) else {
+            return false;
+        };
+        let at = (hit - self.base) as usize;
+        let keyword = self.set.prefilter.pattern(k);
+        let spelled =
+            (self.buf.get(at..at + keyword.len())).is_some_and(|b| b.eq_ignore_ascii_case(keyword));
+        spelled && gate.capped(&self.buf, at, keyword.len(), &mut { NOT_SEEN })
     }
 
     fn add_candidate(&mut self, c: Candidate) {
@@ -1767,7 +1822,7 @@ impl Scrubber {
         }
         if first <= f.n {
             let at = c.start + first * f.d;
-            self.lead(c.rule, (at, f.n - first + 1, f.d), u64::from(f.len));
+            self.lead(c.rule, (at, f.n - first + 1, f.d), f.k);
         }
     }
 
@@ -2228,7 +2283,7 @@ impl Scrubber {
                 if (at - c.start).is_multiple_of(f.d) && k <= f.n {
                     let rule = c.rule;
                     self.cands[i].follow = (k > 1).then_some(Follow { n: k - 1, ..f });
-                    self.lead(rule, (at, f.n - k + 1, f.d), u64::from(f.len));
+                    self.lead(rule, (at, f.n - k + 1, f.d), f.k);
                 }
             }
             i += 1;
@@ -2858,6 +2913,36 @@ mod tests {
     /// The bytes after each keyword of such a storm: of the rules' classes, and breaks.
     const STORM_BYTES: &[u8] = b"aZ09_-.:= sSkKpPoOnNlL0rR/\\\"\n";
 
+    /// Hits far apart (a candidate each, not a dense block's) whose run after the
+    /// keyword outgrows their rule's bound make no candidate once the rule has made
+    /// [`CAP_AFTER`]: `token` and 100 alphanumerics, again and again, in 4 KiB writes
+    /// (each `token` a hit of `secret-assignment`, dead at its next byte, and of
+    /// `quoted-key-value`, whose run of up to 32 word bytes runs on). Besides the
+    /// first of each rule, only a hit whose run a write's end cuts is a candidate (470
+    /// of the 1,250 hits were, without the cap).
+    #[test]
+    fn runs_past_their_cap_make_no_candidate() {
+        let mut text = Vec::new();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        while text.len() < 1 << 16 {
+            text.extend_from_slice(b"token");
+            for _ in 0..100 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                text.push(b"aZ09"[(x % 4) as usize]);
+            }
+        }
+        let (s, (out, _)) = scrubber_after(RuleSet::builtin(), &text, 4096, false);
+        assert_eq!(out, text);
+        let writes = text.len().div_ceil(4096) as u64;
+        assert!(
+            s.made <= 2 * u64::from(CAP_AFTER) + writes,
+            "{} candidates",
+            s.made
+        );
+    }
+
     /// Learning a hit stops at its first match: the hit is no kill, and the bytes
     /// after it are its candidate's to read. Nothing is kept of it.
     #[test]
@@ -3068,6 +3153,46 @@ mod tests {
                 .flat_map(|&b| unit.iter().copied().chain([STORM_BYTES[b]]))
                 .collect();
             let text = repeated(&one, one.len(), &edits);
+            let plain = scrubbed(&text, text.len(), true);
+            prop_assert_eq!(&scrubbed(&text, text.len(), false), &plain);
+            prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
+        }
+
+        /// Keywords whose rules read a bounded run of word bytes after them (`token`,
+        /// `secret`, `password`, `api_key`: `quoted-key-value` reads up to 32, then a
+        /// quote), one to three of them in turn, each followed by a run of 0 to 90
+        /// word bytes and now and then a quote, a space, `=`, `:` or the rest of a
+        /// match (all runs alike
+        /// or not: hits a constant distance apart follow one another, one keyword's
+        /// after another's): the hits a run cap drops, in dense blocks or as they
+        /// would become candidates, leave exactly what feeding every candidate its
+        /// bytes gives, whole and in chunks.
+        #[test]
+        fn runs_after_keywords_equal_plain_feeding(
+            keywords in proptest::collection::vec(0usize..4, 1..4),
+            runs in proptest::collection::vec((0usize..90, 0usize..12), 40..600),
+            alike: bool,
+            seed: u64,
+            chunk in 1usize..9000,
+        ) {
+            const WORDS: [&str; 4] = ["token", "secret", "password", "api_key"];
+            let mut x = seed | 1;
+            let mut text = Vec::new();
+            for (i, &(len, end)) in runs.iter().enumerate() {
+                text.extend_from_slice(WORDS[keywords[i % keywords.len()]].as_bytes());
+                let len = if alike { runs[0].0 } else { len };
+                for _ in 0..len {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    text.push(b"aZ09_-.q"[(x % 8) as usize]);
+                }
+                // A quote, a space, an assignment; or what makes a match.
+                let ends = ["\"", "'", " ", "=", ":", "\", \"v4lue!\"", "' , 'x9y8'", "=S3cr3t9"];
+                if let Some(end) = ends.get(end) {
+                    text.extend_from_slice(end.as_bytes());
+                }
+            }
             let plain = scrubbed(&text, text.len(), true);
             prop_assert_eq!(&scrubbed(&text, text.len(), false), &plain);
             prop_assert_eq!(&scrubbed(&text, chunk, false), &plain);
