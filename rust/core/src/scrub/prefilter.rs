@@ -1866,6 +1866,12 @@ pub(crate) struct StormState {
     /// While there is one, when a dense block looks for a period (a storm that does
     /// not repeat has none: looked for twice a block, that was a tenth of its time).
     period: Backoff,
+    /// With the sieve: when a walked part whose hits were dropped starts a storm part.
+    /// One whose drop drops too few (hits its gates and kills drop but its bulk drop
+    /// cannot: a hit a run cap kills, in a storm of `sb_secret_` and an alphanumeric
+    /// byte) makes the next wait 1, 2, 4 … 16 parts; each had been a scan of its part
+    /// for nothing (that storm: ~3.6 GB/s, ~5 with the wait).
+    pub(crate) tried: Backoff,
     /// Space for the signature's places, drops, places as written and the storm
     /// keyword's deaths in a dense part where there is no sieve (see
     /// [`super::storm_drop::drops`] and [`Prefilter::storm_teddy`]).
@@ -3130,6 +3136,7 @@ impl Prefilter {
             keyword: storm,
             other_case,
             period: storm_period,
+            tried: storm_tried,
             drops: storm_drops,
             copying,
             #[cfg(test)]
@@ -3155,9 +3162,11 @@ impl Prefilter {
                     }
                     // Back to the walk where the storm is over: fewer drops than
                     // one every `SIEVE_SPREAD_EVERY` bytes (see `spread_storm`).
-                    if got.is_none_or(|(_, dropped)| dropped * SIEVE_SPREAD_EVERY < b - a) {
+                    let over = got.is_none_or(|(_, dropped)| dropped * SIEVE_SPREAD_EVERY < b - a);
+                    if over {
                         storm.set(None);
                     }
+                    storm_tried.answer(!over);
                     match got {
                         // The sieve found the two-byte keywords too.
                         Some((n, _)) if sieve.0.has_pairs() => return n,
@@ -3219,6 +3228,7 @@ impl Prefilter {
                 if b - a >= STORM_PART
                     && dropped as usize * STORM_EVERY >= b - a
                     && gates.is_some()
+                    && (sieve.is_none() || storm_tried.due())
                     && match sieve {
                         Some((sieve, _)) => sieve.by_bytes() && drops(),
                         None => {

@@ -140,9 +140,9 @@ const LEARN: u32 = 16;
 /// only spends the budget: where hits live on, learning stops as it did.
 const LEARN_CHEAP: u64 = 32;
 
-/// The candidates a rule makes in a stream before its hits are asked their gate's run
-/// cap (see [`Scrubber::capped`]): a stream that meets a keyword now and then builds
-/// no gate for it (~0.2 ms each).
+/// The hits of a rule that come as far as its run cap in a stream before they are
+/// asked it (see [`Scrubber::capped`]): a stream that meets a keyword now and then
+/// builds no gate for it (~0.2 ms each).
 const CAP_AFTER: u32 = 32;
 
 /// The most redactions one period of repeating text may hold for [`Scrubber::replay`]
@@ -278,8 +278,8 @@ pub struct Scrubber {
     pub(super) eager_trail: Trail,
     /// Per rule, the last [`Head`] recorded.
     pub(super) heads: Vec<Head>,
-    /// Per rule, the candidates it made, counted up to [`CAP_AFTER`] (see
-    /// [`Scrubber::capped`]).
+    /// Per rule, its hits that came as far as its run cap (past the left guard and
+    /// the memo), counted up to [`CAP_AFTER`] (see [`Scrubber::capped`]).
     pub(super) keyword_cands: Vec<u32>,
     /// Per rule, the states its DFA loops in (see [`Loops`]).
     pub(super) loops: Vec<Loops>,
@@ -1614,9 +1614,9 @@ impl Scrubber {
     }
 
     /// Whether the hit at `hit` of keyword `k` (of rule `rule`) dies unmatched by its
-    /// gate's run cap, in the bytes at hand (see `opening::RunCap`): asked once the rule
-    /// has made [`CAP_AFTER`] candidates (the gate is built at the first ask), and only
-    /// of a hit spelled as `k` (a follower may be another keyword's).
+    /// gate's run cap, in the bytes at hand (see `opening::RunCap`): asked once
+    /// [`CAP_AFTER`] of the rule's hits came this far (the gate is built at the first
+    /// ask), and only of a hit spelled as `k` (a follower may be another keyword's).
     fn capped(&mut self, rule: u32, k: u32, hit: u64) -> bool {
         let made = &mut self.keyword_cands[rule as usize];
         if *made < CAP_AFTER {
@@ -2914,8 +2914,8 @@ mod tests {
     const STORM_BYTES: &[u8] = b"aZ09_-.:= sSkKpPoOnNlL0rR/\\\"\n";
 
     /// Hits far apart (a candidate each, not a dense block's) whose run after the
-    /// keyword outgrows their rule's bound make no candidate once the rule has made
-    /// [`CAP_AFTER`]: `token` and 100 alphanumerics, again and again, in 4 KiB writes
+    /// keyword outgrows their rule's bound make no candidate once [`CAP_AFTER`] of
+    /// the rule's hits came that far: `token` and 100 alphanumerics, again and again, in 4 KiB writes
     /// (each `token` a hit of `secret-assignment`, dead at its next byte, and of
     /// `quoted-key-value`, whose run of up to 32 word bytes runs on). Besides the
     /// first of each rule, only a hit whose run a write's end cuts is a candidate (470
@@ -3045,6 +3045,30 @@ mod tests {
         let s = varied_storm_fed(b"ghp_", 24_000);
         if s.set.prefilter.storms_in_bulk() {
             assert_read_in_bulk(&s, 24_000);
+        }
+    }
+
+    /// A walked part whose hits are dropped one by one but whose storm part drops
+    /// none in bulk (`sb_secret_` and an alphanumeric byte: one overflow, each copy's
+    /// `secret` hits dropped by their run caps) tries a storm part again only after
+    /// 1, 2, 4 … 16 walked parts: 1 MiB in 64 KiB slices, four tries (eight without
+    /// the backoff, each a scan of its part for nothing).
+    #[test]
+    fn storm_parts_that_drop_nothing_back_off() {
+        let mut text = Vec::new();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        while text.len() < 1 << 20 {
+            text.extend_from_slice(b"sb_secret_");
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            text.push(b"aZ09"[(x % 4) as usize]);
+        }
+        let (s, (out, _)) = scrubber_after(RuleSet::builtin(), &text, 1 << 16, false);
+        assert_eq!(out, b"[REDACTED:supabase-token]");
+        if s.set.prefilter.sieved() {
+            let tries = s.prefilter_space.storm.tried.asked;
+            assert!((1..=5).contains(&tries), "{tries} storm parts tried");
         }
     }
 
