@@ -52,7 +52,9 @@ pub(crate) struct Gate {
     /// is shorter than `min` or longer than `max`). Such a gate reads nothing else.
     pub run: Option<BeforeRun>,
     /// The bounded run the pattern reads right after the keyword, if any (see
-    /// [`RunCap`]): what a dense block asks of a hit its look-ahead lets through.
+    /// [`RunCap`]): what the stream asks first of a hit a dense block's gate lets
+    /// through, and of a hit about to be a candidate. Not part of the gate's own
+    /// answer ([`Gate::opens`]), which reads [`AHEAD`] bytes past the keyword.
     pub cap: Option<Box<RunCap>>,
 }
 

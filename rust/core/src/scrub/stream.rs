@@ -2915,11 +2915,11 @@ mod tests {
 
     /// Hits far apart (a candidate each, not a dense block's) whose run after the
     /// keyword outgrows their rule's bound make no candidate once [`CAP_AFTER`] of
-    /// the rule's hits came that far: `token` and 100 alphanumerics, again and again, in 4 KiB writes
-    /// (each `token` a hit of `secret-assignment`, dead at its next byte, and of
-    /// `quoted-key-value`, whose run of up to 32 word bytes runs on). Besides the
-    /// first of each rule, only a hit whose run a write's end cuts is a candidate (470
-    /// of the 1,250 hits were, without the cap).
+    /// the rule's hits came that far: `token` and 100 alphanumerics, again and again,
+    /// in 4 KiB writes (each `token` a hit of `secret-assignment`, dead at its next
+    /// byte, and of `quoted-key-value`, whose run of up to 32 word bytes runs on).
+    /// Besides the first of each rule, only a hit whose run a write's end cuts is a
+    /// candidate (470 of the 1,250 hits were, without the cap).
     #[test]
     fn runs_past_their_cap_make_no_candidate() {
         let mut text = Vec::new();
