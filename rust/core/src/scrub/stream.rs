@@ -2922,17 +2922,7 @@ mod tests {
     /// candidate (470 of the 1,250 hits were, without the cap).
     #[test]
     fn runs_past_their_cap_make_no_candidate() {
-        let mut text = Vec::new();
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        while text.len() < 1 << 16 {
-            text.extend_from_slice(b"token");
-            for _ in 0..100 {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                text.push(b"aZ09"[(x % 4) as usize]);
-            }
-        }
+        let text = crate::scrub::prefilter::storm_between(b"token", 1 << 16, b"aZ09", 100);
         let (s, (out, _)) = scrubber_after(RuleSet::builtin(), &text, 4096, false);
         assert_eq!(out, text);
         let writes = text.len().div_ceil(4096) as u64;
@@ -3055,15 +3045,7 @@ mod tests {
     /// the backoff, each a scan of its part for nothing).
     #[test]
     fn storm_parts_that_drop_nothing_back_off() {
-        let mut text = Vec::new();
-        let mut x = 0x9E37_79B9_7F4A_7C15u64;
-        while text.len() < 1 << 20 {
-            text.extend_from_slice(b"sb_secret_");
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            text.push(b"aZ09"[(x % 4) as usize]);
-        }
+        let text = crate::scrub::prefilter::storm_between(b"sb_secret_", 1 << 20, b"aZ09", 0);
         let (s, (out, _)) = scrubber_after(RuleSet::builtin(), &text, 1 << 16, false);
         assert_eq!(out, b"[REDACTED:supabase-token]");
         if s.set.prefilter.sieved() {
