@@ -639,6 +639,53 @@ impl Gate {
         })
     }
 
+    /// The bytes right after the keyword on which the pattern dies at once; the
+    /// largest group of bytes there that lead the gate to one and the same node; and
+    /// the bytes on which it dies right after one of those (`None`: any byte may
+    /// follow the keyword, or the gate reads a run before it instead). After
+    /// `password`, `password-assignment` dies on a letter, and on a second digit or
+    /// letter after a digit (`password1=`).
+    pub(crate) fn kills(&self) -> Option<[ByteClass; 3]> {
+        if self.open || self.run.is_some() {
+            return None;
+        }
+        let next = |node: usize, b: u8| {
+            let class = usize::from(self.class[usize::from(b)]);
+            self.next.get(node * self.classes + class).copied()
+        };
+        let set = |words: &mut [u64; 4], b: u8| words[usize::from(b) / 64] |= 1 << (b % 64);
+        let mut first = [0u64; 4];
+        // Per node reached, its bytes and how many.
+        let mut groups: Vec<(u8, [u64; 4], u32)> = Vec::new();
+        for b in 0..=255u8 {
+            match next(0, b)? {
+                DEAD => set(&mut first, b),
+                OPEN => {}
+                node => match groups.iter_mut().find(|g| g.0 == node) {
+                    Some(g) => {
+                        set(&mut g.1, b);
+                        g.2 += 1;
+                    }
+                    None => {
+                        let mut bytes = [0u64; 4];
+                        set(&mut bytes, b);
+                        groups.push((node, bytes, 1));
+                    }
+                },
+            }
+        }
+        let (mut group, mut then) = ([0u64; 4], [0u64; 4]);
+        if let Some(&(node, bytes, _)) = groups.iter().max_by_key(|g| g.2) {
+            group = bytes;
+            for b in 0..=255u8 {
+                if next(usize::from(node), b)? == DEAD {
+                    set(&mut then, b);
+                }
+            }
+        }
+        Some([first, group, then].map(ByteClass::from_words))
+    }
+
     /// The length of the run of its rule's class right before `text[at]`, when it reads
     /// one and the run does not reach back to the start of `text` (tests).
     #[cfg(test)]

@@ -41,7 +41,7 @@ use std::sync::OnceLock;
 use super::backoff::Backoff;
 use super::opening::{opening, run_after, Gate, Opening, Reading, RunBefore, Window, AHEAD};
 use super::ruleset::{BeforeRun, ByteClass};
-use super::sieve::{Sieve, Storm, OTHERS, OTHERS_REACH, PAIRS_AFTER};
+use super::sieve::{Sieve, Storm, OTHERS, OTHERS_REACH, PAIRS_AFTER, STORM_RUN};
 use super::stream::head;
 #[cfg(target_arch = "x86_64")]
 use super::{sieve::fold_of, storm_drop};
@@ -989,23 +989,32 @@ impl Dense {
     /// What drops the hits of a storm of keyword `k` (`patterns`: every keyword,
     /// lowercased) 64 positions at a time, before any is looked up: built once (see
     /// [`Storm`]). A position where the keyword occurs (any case) is dropped only when
-    /// every hit its flag would report there cannot match:
+    /// every hit the flag at its signature (`Storm::off` bytes in) would report there
+    /// cannot match:
     ///
-    /// * each keyword spelled the same whose signature starts it has a rule read from
-    ///   the keyword on, whose pattern must read a run of its [`run_after`] class past
+    /// * each keyword spelled the same at the same place has a rule read from the
+    ///   keyword on, whose pattern must read a run of its [`run_after`] class past
     ///   it, or a rule whose match starts with a run of at least `min` bytes before
     ///   it: a byte outside every such class within the shortest run after (and one
-    ///   within the shortest `min` before) ends them all, unmatched;
-    /// * a longer keyword whose signature starts there needs its next two bytes right
-    ///   after the keyword (`after_pairs`; its next byte, `after`, when it has one more
-    ///   or there are too many), and one whose signature lies within it, its byte right
-    ///   before (`before`): a position with such bytes is kept, unless none of those
-    ///   keywords occurs there (`others`: their bytes, up to [`OTHERS`] keywords);
-    /// * a keyword the storm's holds as a prefix would hit there whatever follows: no
-    ///   storm.
+    ///   within the shortest `min` before) ends them all, unmatched; or, for the
+    ///   rules read from the keyword on, a run past the longest of their gates'
+    ///   bounded run caps (`opening::RunCap`), of bytes in all their classes, ends
+    ///   those with one,
+    ///   where the two bytes after the keyword end the others (see
+    ///   [`Gate::kills`]);
+    /// * a longer keyword whose signature lies at the flag and which runs past the
+    ///   keyword's end needs its next two bytes right after the keyword
+    ///   (`after_pairs`; its next byte, `after`, when it has one more or there are
+    ///   too many), and one that starts before the keyword, its byte right before
+    ///   (`before`): a position with such bytes is kept, unless none of those
+    ///   keywords occurs there (`others`: their bytes, up to [`OTHERS`] keywords); one
+    ///   whose bytes over the keyword's differ from them is not there;
+    /// * a keyword that lies within the storm's would hit there whatever follows:
+    ///   no storm.
     ///
-    /// `None` too for keywords shorter than 3 bytes or longer than 8, whose signature
-    /// does not start them, or with a rule of neither kind.
+    /// `None` too for keywords shorter than 3 bytes or longer than 8, or with a rule
+    /// of neither kind. (Without the sieve, only a keyword whose signature starts it:
+    /// see [`Dense::teddy_storm`].)
     fn storm(&self, k: u32, patterns: &[Vec<u8>]) -> Option<&Storm> {
         let gates = self.gates.as_ref()?;
         gates.storms[k as usize]
@@ -1013,23 +1022,46 @@ impl Dense {
             .as_ref()
     }
 
+    /// [`Dense::storm`] for a part read without the sieve: Teddy's passes mark the
+    /// places of a keyword's first bytes, so only a storm of a keyword whose
+    /// signature starts it.
+    fn teddy_storm(&self, k: u32, patterns: &[Vec<u8>]) -> Option<&Storm> {
+        self.storm(k, patterns).filter(|s| s.off == 0)
+    }
+
     #[cold]
     #[inline(never)]
     fn build_storm(&self, gates: &Gates, k: u32, patterns: &[Vec<u8>]) -> Option<Storm> {
         let kw = &patterns[k as usize];
         let len = kw.len();
-        if !(3..=8).contains(&len) || self.offsets[k as usize] != 0 {
+        if !(3..=8).contains(&len) {
             return None;
         }
+        // Where the keyword's signature starts in it: the sieve flags it there.
+        let off = self.offsets[k as usize] as usize;
+        let rest = kw[off..].to_ascii_lowercase();
         // The runs after and before the keyword its rules need: the union of their
         // classes, the shortest of their lengths (`usize::MAX`: no rule reads one).
         let (mut run, mut n) = ([0u64; 4], usize::MAX);
         let (mut back, mut back_n) = ([0u64; 4], usize::MAX);
+        // The run after the keyword past which every rule with a bounded cap dies
+        // (see `Storm::cap_n`): the bytes in each such cap's class and the longest
+        // of their runs; and for every other rule, what kills it in the two bytes
+        // after the keyword (see `Storm::cap_first`), as bytes on which each dies
+        // at once, bytes on which each dies at once or reaches its gate's node of
+        // `Gate::kills`, and bytes on which each dies after those (`None`: a rule
+        // reads on after any byte).
+        let mut cap = Some(([u64::MAX; 4], 0, [[u64::MAX; 4]; 3]));
+        let intersect = |into: &mut [u64; 4], class: ByteClass| {
+            for (w, c) in into.iter_mut().zip(class.words()) {
+                *w &= c;
+            }
+        };
         let (mut after, mut before) = ([0u8; 32], [0u8; 32]);
         let mut after_pairs: Vec<[u8; 2]> = Vec::new();
         // The keywords a place kept by the bytes after or before it may begin, and
-        // where their signature lies in them.
-        let mut others: Vec<(u32, usize)> = Vec::new();
+        // where they start from the keyword's start.
+        let mut others: Vec<(u32, isize)> = Vec::new();
         let union = |into: &mut [u64; 4], class: ByteClass| {
             for (w, c) in into.iter_mut().zip(class.words()) {
                 *w |= c;
@@ -1040,35 +1072,71 @@ impl Dense {
                 set[usize::from(c / 8)] |= 1 << (c % 8);
             }
         };
-        // The signatures a flag where the keyword occurs looks up: its first three
-        // bytes, and its first four (for a three-byte keyword, with any byte after).
+        // The signatures a flag where the keyword's signature lies looks up: those
+        // its bytes from there start with, and those that start with them (then one
+        // byte after the keyword, for a three-byte keyword).
         for (sig, owners) in &self.sigs {
-            let reported = if sig.len() <= len {
-                kw.starts_with(sig)
+            let reported = if sig.len() <= rest.len() {
+                rest.starts_with(sig)
             } else {
-                sig.starts_with(kw)
+                sig.starts_with(&rest)
             };
             if !reported {
                 continue;
             }
-            if sig.len() > len {
-                // Four bytes, the last one past the keyword: a position with that byte
-                // after the keyword is kept.
-                add(&mut after, sig[len]);
-                others.extend(owners);
+            // Where a keyword whose signature lies `o_off` bytes in starts.
+            let start = |o_off: usize| off as isize - o_off as isize;
+            if sig.len() > rest.len() {
+                // The last byte past the keyword: a position with that byte after the
+                // keyword is kept.
+                add(&mut after, sig[rest.len()]);
+                others.extend(owners.iter().map(|&(o, o_off)| (o, start(o_off))));
                 continue;
             }
-            for &(o, off) in owners {
+            for &(o, o_off) in owners {
                 let other = &patterns[o as usize];
-                if off > 0 {
-                    add(&mut before, other[off - 1]);
-                    others.push((o, off));
-                } else if other == kw {
+                let d = start(o_off);
+                // Over the keyword, its bytes are the keyword's, or it is not there.
+                let agrees = (other.iter().enumerate()).all(|(j, b)| {
+                    let at = d + j as isize;
+                    !(0..len as isize).contains(&at) || b.eq_ignore_ascii_case(&kw[at as usize])
+                });
+                let end = d + other.len() as isize;
+                if !agrees {
+                    continue;
+                }
+                if d < 0 {
+                    add(&mut before, other[(-d - 1) as usize]);
+                    others.push((o, d));
+                } else if d == 0 && end == len as isize {
                     match &gates.sources[o as usize].2 {
                         Some(Source::Pattern(pattern, ..)) => {
                             let r = run_after(pattern, other)?;
                             union(&mut run, r.class);
                             n = n.min(r.n);
+                            let gate = gates.get(o);
+                            let bounded = gate.and_then(|g| g.cap.as_deref()).filter(|c| c.bounded);
+                            cap = match (cap, bounded, gate.and_then(Gate::kills)) {
+                                (Some((mut class, most, kills)), Some(c), _) => {
+                                    intersect(&mut class, c.class);
+                                    Some((class, most.max(c.live.len()), kills))
+                                }
+                                (
+                                    Some((class, most, mut kills)),
+                                    None,
+                                    Some([first, group, then]),
+                                ) => {
+                                    intersect(&mut kills[0], first);
+                                    let mut either = first.words();
+                                    for (w, g) in either.iter_mut().zip(group.words()) {
+                                        *w |= g;
+                                    }
+                                    intersect(&mut kills[1], ByteClass::from_words(either));
+                                    intersect(&mut kills[2], then);
+                                    Some((class, most, kills))
+                                }
+                                _ => None,
+                            };
                         }
                         // A run shorter than `min` rules the hit out.
                         Some(Source::Before(r)) if r.min > 0 => {
@@ -1077,16 +1145,18 @@ impl Dense {
                         }
                         _ => return None,
                     }
-                } else if other.len() > len + 1 && other.starts_with(kw) {
-                    after_pairs.push([other[len], other[len + 1]]);
-                    others.push((o, off));
-                } else if other.len() > len && other.starts_with(kw) {
-                    add(&mut after, other[len]);
-                    others.push((o, off));
-                } else if kw.starts_with(other) {
+                } else if end > len as isize {
+                    // Past the keyword: its next byte, or its next two.
+                    let next = (len as isize - d) as usize;
+                    match other.get(next + 1) {
+                        Some(&second) => after_pairs.push([other[next], second]),
+                        None => add(&mut after, other[next]),
+                    }
+                    others.push((o, d));
+                } else {
+                    // Within the keyword: it hits there whatever follows.
                     return None;
                 }
-                // Otherwise its bytes part from the keyword's within it: no hit there.
             }
         }
         if n == usize::MAX && back_n == usize::MAX {
@@ -1100,17 +1170,23 @@ impl Dense {
                 add(&mut after, b);
             }
         }
-        // The bytes outside a class, as a bitmap by byte.
-        let ends = |class: &[u64; 4]| {
-            let mut ends = [0u8; 32];
+        // The bytes in a class (`in_it`) or outside it, as a bitmap by byte.
+        let bitmap_of = |class: &[u64; 4], in_it: bool| {
+            let mut bits = [0u8; 32];
             for b in 0..=255u8 {
-                if class[usize::from(b / 64)] >> (b % 64) & 1 == 0 {
-                    ends[usize::from(b / 8)] |= 1 << (b % 8);
+                if (class[usize::from(b / 64)] >> (b % 64) & 1 == 1) == in_it {
+                    bits[usize::from(b / 8)] |= 1 << (b % 8);
                 }
             }
-            ends
+            bits
         };
+        let ends = |class: &[u64; 4]| bitmap_of(class, false);
+        let bitmap = |class: &[u64; 4]| bitmap_of(class, true);
         let none = |n: usize| if n == usize::MAX { 0 } else { n };
+        // A run longer than the drop reads is no cap (nor one no rule reads).
+        let (cap_class, cap_n, [cap_first, cap_group, cap_then]) = cap
+            .filter(|&(_, most, _)| (1..=STORM_RUN).contains(&most))
+            .unwrap_or(([u64::MAX; 4], 0, [[u64::MAX; 4]; 3]));
         others.sort_unstable();
         others.dedup();
         // Each as its bytes from the place of the signature: past the keyword first,
@@ -1120,9 +1196,9 @@ impl Dense {
             Vec::new()
         } else {
             (others.iter())
-                .map(|&(o, off)| {
+                .map(|&(o, d)| {
                     let bytes = (patterns[o as usize].iter().enumerate())
-                        .map(|(j, &c)| (j as isize - off as isize, c))
+                        .map(|(j, &c)| (j as isize + d, c))
                         .filter(|&(at, _)| (-OTHERS_REACH..=OTHERS_REACH).contains(&at));
                     let mut bytes: Vec<(isize, u8)> = bytes.collect();
                     bytes.sort_by_key(|&(at, _)| match at {
@@ -1139,10 +1215,18 @@ impl Dense {
         Some(Storm {
             word,
             len,
+            off,
             ends: ends(&run),
             n: none(n),
             back_ends: ends(&back),
             back_n: none(back_n),
+            cap_ends: ends(&cap_class),
+            cap_n,
+            cap_first: bitmap(&cap_first),
+            cap_then: match cap_first == [u64::MAX; 4] {
+                true => None,
+                false => Some((bitmap(&cap_group), bitmap(&cap_then))),
+            },
             after,
             before,
             after_pairs,
@@ -2605,6 +2689,14 @@ impl Prefilter {
         self.keywords.as_ref()?.dense.gates.as_ref()?.get(k)
     }
 
+    /// Where keyword `k`'s signature starts in it (tests).
+    #[cfg(test)]
+    pub(crate) fn signature_offset(&self, k: u32) -> usize {
+        self.keywords
+            .as_ref()
+            .map_or(0, |kw| kw.dense.offsets[k as usize] as usize)
+    }
+
     /// Keyword `k`'s storm drop, if it has one (tests; see [`Dense::storm`]).
     #[cfg(test)]
     pub(crate) fn storm(&self, k: u32) -> Option<&Storm> {
@@ -3161,8 +3253,14 @@ impl Prefilter {
                         *storm_dropped += got.map_or(0, |(_, dropped)| dropped);
                     }
                     // Back to the walk where the storm is over: fewer drops than
-                    // one every `SIEVE_SPREAD_EVERY` bytes (see `spread_storm`).
-                    let over = got.is_none_or(|(_, dropped)| dropped * SIEVE_SPREAD_EVERY < b - a);
+                    // one every `SIEVE_SPREAD_EVERY` bytes (see `spread_storm`), or
+                    // than the hits the drop left, each a lookup of every keyword
+                    // of its signature (`token` and a random byte of `aZ09_-.:= `
+                    // leaves six in ten, and `oken` begins 19 keywords: a storm
+                    // part read it at 60 % of the walk's speed).
+                    let over = got.is_none_or(|(all, dropped)| {
+                        dropped * SIEVE_SPREAD_EVERY < b - a || 2 * dropped < all
+                    });
                     if over {
                         storm.set(None);
                     }
@@ -3225,6 +3323,7 @@ impl Prefilter {
                 // one of a keyword found as written needs no drop: those in the
                 // other case are told apart as written (see `storm_teddy`).
                 let drops = || dense.storm(keyword, &self.patterns).is_some();
+                let teddy_drops = || dense.teddy_storm(keyword, &self.patterns).is_some();
                 if b - a >= STORM_PART
                     && dropped as usize * STORM_EVERY >= b - a
                     && gates.is_some()
@@ -3233,7 +3332,7 @@ impl Prefilter {
                         Some((sieve, _)) => sieve.by_bytes() && drops(),
                         None => {
                             dense.drops_storms()
-                                && (drops() || self.walk.written[keyword as usize].is_some())
+                                && (teddy_drops() || self.walk.written[keyword as usize].is_some())
                         }
                     }
                 {
@@ -3389,7 +3488,7 @@ impl Prefilter {
         // drop, they are told apart only in a storm of mostly the other case (`GHP_`
         // for `ghp_`): in `ghp_`'s, the compare cost ~8 % and left out none.
         let written = without.exact.as_ref().map(|w| &w[..]);
-        let marks = match (dense.storm(k, &self.patterns), written) {
+        let marks = match (dense.teddy_storm(k, &self.patterns), written) {
             (Some(storm), written) => Marks::Drop(storm, written.filter(|_| other_case)),
             (None, Some(written)) => Marks::Word(&without.left[0].0[..ALIKE], written),
             (None, None) => return None,
@@ -3544,7 +3643,7 @@ impl Prefilter {
         let without = (keywords.without.get(k as usize)?)
             .get_or_init(|| self.without(keywords, k))
             .as_ref()?;
-        let marked = dense.storm(k, &self.patterns).is_some() || without.exact.is_some();
+        let marked = dense.teddy_storm(k, &self.patterns).is_some() || without.exact.is_some();
         (dense.drops_storms() && marked).then_some(k)
     }
 

@@ -1557,6 +1557,44 @@ mod tests {
         assert!(dropped * 2 > checked, "{dropped} of {checked}");
     }
 
+    /// A storm's run cap drops a hit only where every rule of its keyword dies: the
+    /// rule with a bounded run after the keyword by the run going past it, the rule
+    /// without one (it reads only `:` or `=` right after the keyword, then an
+    /// alphanumeric byte) by the two bytes there. Whatever follows, the first rule's run of `[A-Za-z0-9_=.-]` is never
+    /// ended by a byte outside what the rules read, so the drop by the runs' ends
+    /// drops neither.
+    #[test]
+    fn storm_caps_drop_a_hit_only_where_each_rule_dies() {
+        let keyword = vec!["qzxtok".to_string()];
+        let quoted = r#"qzxtok[A-Za-z0-9_=.-]{0,32}"[a-z]{4}""#;
+        let rules = [
+            RuleSpec::custom("qz-quoted", quoted, keyword.clone()),
+            RuleSpec::custom("qz-assign", "qzxtok[:=][A-Za-z0-9]{30,60}", keyword),
+        ];
+        let set = RuleSet::new(&rules, &[], DEFAULT_REPLACEMENT).unwrap();
+        let k = set.keyword_rule.len() as u32 - 2;
+        assert_eq!(set.prefilter.keywords()[k as usize], b"qzxtok");
+        let storm = set.prefilter.storm(k).cloned().expect("a storm drop");
+        assert_eq!(storm.cap_n, 33);
+        let text = |after: &str| {
+            let pad = " ".repeat(128);
+            format!("{pad}qzxtok{after}{pad}").into_bytes()
+        };
+        let dies = |after: &str| storm.dies_one(&text(after), 128);
+        let run = "A1".repeat(20);
+        // Forty bytes of the class: the first rule dies, the second at `A`.
+        assert!(dies(&run));
+        // After `=`, the second reads on (and matches), but not after `=_`.
+        assert!(!dies(&format!("={run}")));
+        assert!(dies(&format!("=_{run}")));
+        let set = Arc::new(set);
+        let out = crate::scrub::stream::scrub(&set, format!("qzxtok={run} ").as_bytes());
+        assert!(!out.windows(run.len()).any(|w| w == run.as_bytes()));
+        // Thirty-two bytes: the first rule may still read its quote.
+        assert!(!dies(&run[..32]));
+        assert!(dies(&run[..33]));
+    }
+
     /// Every built-in keyword's storm drop (see `prefilter::Dense::storm`) drops a
     /// position only when every hit the sieve would report there is of a rule whose
     /// DFA dies unmatched from the hit's start: the keyword in any case, after a byte
@@ -1634,7 +1672,8 @@ mod tests {
                             continue;
                         }
                         dropped += 1;
-                        for (k2, h) in set.prefilter.hits_by_signature_at(&text, at) {
+                        // The hits of the flag at the keyword's signature.
+                        for (k2, h) in set.prefilter.hits_by_signature_at(&text, at + storm.off) {
                             let rule = &set.rules[set.keyword_rule[k2 as usize] as usize];
                             let m = rule.matcher().unwrap();
                             // A rule with a run before its keyword starts no
@@ -2528,13 +2567,18 @@ mod tests {
     /// keyword (a storm part read by Teddy drops them, as the walk's gate need not:
     /// `API-` in `rk_prod_DD-API-KEYDD-`, its run cut at the `-`).
     fn gated_but_stormed(pre: &Prefilter, text: &[u8], got: &[Hit], want: &[Hit]) -> bool {
-        // The run after the keyword lies in the text (the sieve drops a slice's last
-        // places where it does).
-        let whole = |s: &Storm, at: usize| at + s.len + s.n.min(STORM_RUN) <= text.len();
-        let stormed = |at: usize| {
+        // The runs after the keyword lie in the text (the sieve drops a slice's last
+        // places where they do).
+        let whole =
+            |s: &Storm, at: usize| at + s.len + s.n.max(s.cap_n).min(STORM_RUN) <= text.len();
+        // A drop of a hit at `at` drops the flag at its signature, `off` bytes on,
+        // and with it every hit of that signature.
+        let stormed = |(k, at): Hit| {
+            let flag = at + pre.signature_offset(k);
             (0..pre.keywords().len() as u32)
                 .filter_map(|k| pre.storm(k))
-                .any(|s| whole(s, at) && s.drops_one(text, at))
+                .filter_map(|s| Some((s, flag.checked_sub(s.off)?)))
+                .any(|(s, at)| whole(s, at) && s.drops_one(text, at))
         };
         let dies = |k: u32, at: usize| {
             pre.storm(k)
@@ -2543,7 +2587,7 @@ mod tests {
         got.iter().all(|hit| want.contains(hit))
             && (want.iter())
                 .filter(|hit| !got.contains(hit))
-                .all(|&(k, at)| stormed(at) || dies(k, at))
+                .all(|&(k, at)| stormed((k, at)) || dies(k, at))
     }
 
     /// The hits a dense block of `text[from..]` should report: those that their gate,

@@ -880,7 +880,7 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
     let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
     let classes = |v| classes(sieve, v);
     let (exact, mut count, mut flags, mut dropped) = (&sieve.exact, 0, 0, 0);
-    let storm = storm.filter(|_| STORM).map(Storm::tables);
+    let storm = storm.filter(|_| STORM).map(|s| (s.tables(), s.off));
     // The step's run ends after and before the keyword, for the next step's drop.
     let mut carried = Carried::default();
     // Byte `i` of `upk` selects byte `i + k` of a pair of registers (`vpermt2b`).
@@ -936,12 +936,23 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
         }
         let mut flagged = bw._mm512_test_epi8_mask(any, any) & keep;
         // A storm's drops first: what is left may not crowd the step.
-        if let Some(storm) = storm {
-            let drop = if storm.whole(hay, p) {
-                storm.drops(sieve, vbmi, (hay, p), [raw, r1, r2, r3], &mut carried)
-            } else {
-                carried = Carried::default();
-                storm.edge_drops(sieve, vbmi, (hay, p))
+        if let Some((storm, off)) = storm {
+            // The hits whose signatures the step flags start `off` bytes before
+            // them (no drop for those that would start before the text).
+            let from = p.checked_sub(off);
+            let drop = match from {
+                Some(q) if storm.whole(hay, q) => {
+                    let first = match off {
+                        0 => [raw, r1, r2, r3],
+                        _ => std::array::from_fn(|j| load(&hay[q + j..])),
+                    };
+                    storm.drops(sieve, vbmi, (hay, q), first, &mut carried)
+                }
+                Some(q) => {
+                    carried = Carried::default();
+                    storm.edge_drops(sieve, vbmi, (hay, q))
+                }
+                None => 0,
             } & flagged;
             dropped += drop.count_ones() as usize;
             flagged &= !drop;
@@ -1008,6 +1019,11 @@ pub(crate) struct Storm {
     /// text's with [`fold_of`] it set, in any case.
     pub word: [u8; 8],
     pub len: usize,
+    /// Where the keyword's signature starts in it: the flag of a hit at `at` lies at
+    /// `at + off`, and a step's drops are computed from `off` bytes before it
+    /// (`token`'s signature is `oken`). Everything else here is read from the
+    /// keyword's start.
+    pub off: usize,
     /// Bytes that end the run after the keyword (bit `b % 8` of byte `b / 8`), and how
     /// far after it one must come (at most [`STORM_RUN`]; 0: no run is read).
     pub ends: [u8; 32],
@@ -1015,6 +1031,23 @@ pub(crate) struct Storm {
     /// The same for the run before the keyword.
     pub back_ends: [u8; 32],
     pub back_n: usize,
+    /// Bytes outside a class, and a length (at most [`STORM_RUN`]; 0: none): `cap_n`
+    /// bytes right after the keyword none of which is in `cap_ends` end every path of
+    /// its rules unmatched, as well (their gates' bounded run caps: see
+    /// `opening::RunCap`). In a storm of `token` and an alphanumeric byte the run
+    /// `quoted-key-value` reads is never ended by a byte outside it (`ends`), but
+    /// goes on past the 32 bytes it may.
+    pub cap_ends: [u8; 32],
+    pub cap_n: usize,
+    /// With the cap, the bytes right after the keyword on which every rule without
+    /// one dies at once (all of them: every rule has one); and bytes there, and
+    /// bytes right after those, on which each dies by the second byte. A hit is
+    /// dropped by the cap only where the byte after its keyword is one of the first,
+    /// or the two bytes after it are of the other two (`secret-assignment` reads no
+    /// `a` after `secret`, nor more than 33 bytes of `[A-Za-z0-9_.-]` after it;
+    /// `password-assignment` reads a digit after `password`, then no letter).
+    pub cap_first: [u8; 32],
+    pub cap_then: Option<([u8; 32], [u8; 32])>,
     /// Bytes right after the keyword, and right before it, that keep a hit (another
     /// keyword may start there); all zero: none.
     pub after: [u8; 32],
@@ -1062,6 +1095,10 @@ pub(crate) struct StormTables {
     len: usize,
     ahead: Option<(__m512i, usize)>,
     back: Option<(__m512i, usize)>,
+    cap: Option<(__m512i, usize)>,
+    /// [`Storm::cap_first`], where some byte is not in it, and [`Storm::cap_then`].
+    cap_first: Option<__m512i>,
+    cap_then: Option<(__m512i, __m512i)>,
     after: Option<__m512i>,
     before: Option<__m512i>,
     /// Per pair: its two bytes and the bits their compare sets (see [`fold_of`]);
@@ -1103,6 +1140,11 @@ impl Storm {
             len: self.len,
             ahead: run(&self.ends, self.n),
             back: run(&self.back_ends, self.back_n),
+            cap: run(&self.cap_ends, self.cap_n),
+            cap_first: (self.cap_first != [u8::MAX; 32]).then(|| table(&self.cap_first)),
+            cap_then: self
+                .cap_then
+                .map(|(group, then)| (table(&group), table(&then))),
             after: some(&self.after),
             before: some(&self.before),
             after_pairs: std::array::from_fn(|i| {
@@ -1240,7 +1282,12 @@ impl Storm {
         let back = back
             .into_iter()
             .chain(others.then_some(least.unsigned_abs()));
-        let ahead = [self.n.min(STORM_RUN), usize::from(has(&self.after))];
+        let ahead = [
+            self.n.min(STORM_RUN),
+            self.cap_n.min(STORM_RUN),
+            2 * usize::from(self.cap_n > 0 && self.cap_then.is_some()),
+            usize::from(has(&self.after)),
+        ];
         let ahead = (ahead.into_iter())
             .chain((!self.after_pairs.is_empty()).then_some(2))
             .map(|n| self.len + n)
@@ -1256,7 +1303,8 @@ impl Storm {
     }
 
     /// Whether the keyword's own hit at `hay[at..]` cannot match: it occurs there,
-    /// and the runs after and before it end too soon (tests).
+    /// the run after it ends too soon or runs past its cap, and the run before it
+    /// ends too soon (tests).
     #[cfg(test)]
     pub(crate) fn dies_one(&self, hay: &[u8], at: usize) -> bool {
         let has = |bits: &[u8; 32], b: u8| bits[usize::from(b / 8)] >> (b % 8) & 1 == 1;
@@ -1264,7 +1312,15 @@ impl Storm {
         let back_n = self.back_n.min(STORM_RUN).min(at);
         let word = &self.word;
         let occurs = (0..self.len).all(|j| hay[at + j] | fold_of(word[j]) == word[j]);
-        let ahead = self.n == 0 || (0..n).any(|j| has(&self.ends, hay[at + self.len + j]));
+        let ends = |j: usize| has(&self.ends, hay[at + self.len + j]);
+        let (next, second) = (hay[at + self.len], hay.get(at + self.len + 1));
+        let then = self.cap_then.is_some_and(|(group, then)| {
+            has(&group, next) && second.is_some_and(|&b| has(&then, b))
+        });
+        let capped = self.cap_n > 0
+            && (0..self.cap_n).all(|j| !has(&self.cap_ends, hay[at + self.len + j]))
+            && (has(&self.cap_first, next) || then);
+        let ahead = self.n == 0 || (0..n).any(ends) || capped;
         let back = self.back_n == 0 || (1..=back_n).any(|j| has(&self.back_ends, hay[at - j]));
         occurs && ahead && back
     }
@@ -1373,10 +1429,15 @@ pub(crate) fn ghp_storm((n, back_n): (usize, usize), keeps: (bool, bool)) -> Sto
     Storm {
         word: *b"ghp_\0\0\0\0",
         len: 4,
+        off: 0,
         ends: class(true, b"_:/$-. @"),
         n,
         back_ends: class(true, b":/ @"),
         back_n,
+        cap_ends: [0; 32],
+        cap_n: 0,
+        cap_first: [u8::MAX; 32],
+        cap_then: None,
         after: class(keeps.0, b"x"),
         before: class(keeps.1, b"$"),
         after_pairs: vec![*b"ab", *b"_:", *b"9z"],
@@ -1384,6 +1445,35 @@ pub(crate) fn ghp_storm((n, back_n): (usize, usize), keeps: (bool, bool)) -> Sto
         #[cfg(target_arch = "x86_64")]
         simd: Default::default(),
     }
+}
+
+/// Tests: `storm` with a cap of `n` bytes after its keyword (0: none) of a class of
+/// every byte but ` ` and `@` (`ghp_units` makes runs of it up to ~100 bytes long),
+/// and only `@` ending the run after it;
+/// with `first`, only where a lowercase letter or a digit follows the keyword, or a
+/// capital letter and then a lowercase one.
+#[cfg(test)]
+pub(crate) fn with_cap(mut storm: Storm, n: usize, first: bool) -> Storm {
+    let set = |bytes: &mut dyn Iterator<Item = u8>| {
+        let mut bits = [0u8; 32];
+        for b in bytes {
+            bits[usize::from(b / 8)] |= 1 << (b % 8);
+        }
+        bits
+    };
+    storm.cap_ends = set(&mut b" @".iter().copied());
+    storm.cap_n = n;
+    if n > 0 {
+        // The run's ends rarer than the storm's own (`_` in every copy of `ghp_`):
+        // the cap decides more hits.
+        storm.ends = set(&mut b"@".iter().copied());
+    }
+    if first {
+        storm.cap_first = set(&mut (b'a'..=b'z').chain(b'0'..=b'9'));
+        // Or a capital letter, then a lowercase one.
+        storm.cap_then = Some((set(&mut (b'A'..=b'Z')), set(&mut (b'a'..=b'z'))));
+    }
+    storm
 }
 
 /// Tests: keywords that the places [`ghp_storm`] keeps (an `x` after, a `$` before,
@@ -1420,6 +1510,8 @@ struct Carried {
     at: Option<usize>,
     ahead: u64,
     back: u64,
+    /// The bytes outside the cap's class, where the step read them.
+    cap: Option<u64>,
 }
 
 /// The bytes around a step that [`StormTables::edge_drops`] copies: the step before,
@@ -1497,13 +1589,14 @@ impl StormTables {
             occurs &= bw._mm512_cmpeq_epi8_mask(v, self.word[j]);
         }
         // This step's run ends, as the step before found them where it did.
-        let (ahead_here, back_here) = match *carried {
+        let (ahead_here, back_here, cap_here) = match *carried {
             Carried {
                 at: Some(at),
                 ahead,
                 back,
-            } if at == p => (Some(ahead), Some(back)),
-            _ => (None, None),
+                cap,
+            } if at == p => (Some(ahead), Some(back), cap),
+            _ => (None, None, None),
         };
         *carried = Carried {
             at: Some(p + LANES),
@@ -1516,7 +1609,27 @@ impl StormTables {
             let next = of(at(p + LANES), ends);
             carried.ahead = next;
             let ends = u128::from(here) | u128::from(next) << 64;
-            drops &= ahead_bits(ends, n, self.len);
+            let mut dies = ahead_bits(ends, n, self.len);
+            // The hits the run's ends leave are asked whether their run goes past
+            // its cap (all of them in a storm of `token` and an alphanumeric byte;
+            // in most storms, none).
+            if let Some((outside, n)) = self.cap.filter(|_| drops & !dies != 0) {
+                let here = cap_here.unwrap_or_else(|| of(first[0], outside));
+                let next = of(at(p + LANES), outside);
+                carried.cap = Some(next);
+                let outside = u128::from(here) | u128::from(next) << 64;
+                let mut capped = !ahead_bits(outside, n, self.len);
+                if let Some(first) = self.cap_first.filter(|_| capped != 0) {
+                    let next = at(p + self.len);
+                    let mut kills = of(next, first);
+                    if let Some((group, then)) = self.cap_then.filter(|_| capped & !kills != 0) {
+                        kills |= of(next, group) & of(at(p + self.len + 1), then);
+                    }
+                    capped &= kills;
+                }
+                dies |= capped;
+            }
+            drops &= dies;
         }
         if let Some((ends, n)) = self.back {
             // Bit `j`: a byte that ends the run at `p - 64 + j` or in the `n` bytes
@@ -2146,7 +2259,10 @@ mod tests {
         let (from, to) = (span.0, span.1.min(hay.len()));
         let mut named = Vec::new();
         for p in (from..to).step_by(LANES) {
-            let bits = storm.sieve_drops_at(hay, p);
+            // Read from the keywords' starts, `off` bytes before their flags.
+            let bits = p
+                .checked_sub(storm.off)
+                .map_or(0, |q| storm.sieve_drops_at(hay, q));
             named.extend(
                 (0..LANES)
                     .filter(|&i| bits >> i & 1 == 1 && p + i < to)
@@ -2492,9 +2608,9 @@ mod tests {
 
         /// A storm scan drops exactly the flagged positions [`Storm::drops_at`] names,
         /// byte by byte (the keyword in any case, a byte that ends its run within `n`
-        /// bytes after it, and no byte after or before it that keeps the hit, or, with
-        /// `others`, none of the keywords it keeps the hit for there), and reports
-        /// everything else the plain scan reports.
+        /// bytes after it or a run past its cap, and no byte after or before it that
+        /// keeps the hit, or, with `others`, none of the keywords it keeps the hit
+        /// for there), and reports everything else the plain scan reports.
         #[test]
         fn storm_scans_drop_what_their_storm_names(
             units in proptest::collection::vec(("[a-zA-Z0-9_:/$\\-. @]{0,6}", 0usize..4), 0..120),
@@ -2503,12 +2619,17 @@ mod tests {
             len in 0usize..2000,
             others in any::<bool>(),
             after in 0usize..=PAIRS_AFTER,
+            (cap, first) in (0usize..=STORM_RUN, any::<bool>()),
+            off in 0usize..3,
         ) {
             let Some(sieve) = Sieve::new(&sigs(), &pairs()) else {
                 return Ok(());
             };
             let hay = ghp_units(&units);
-            let mut storm = ghp_storm((n % 60, (n * 7) % 80), (true, true));
+            let storm = ghp_storm((n % 60, (n * 7) % 80), (true, true));
+            let mut storm = with_cap(storm, cap, first);
+            // Flags read as lying `off` bytes into the keyword.
+            storm.off = off;
             if others {
                 storm.others = ghp_others();
             }
@@ -2525,7 +2646,13 @@ mod tests {
             prop_assert_eq!(count, stormed.len());
             // Where the storm's keyword occurs, the sieve flags it: every position
             // named is dropped, and its hits (and only those) are not reported.
-            prop_assert_eq!(dropped, named.len());
+            // (Read `off` bytes into the keyword, a flag seldom lies there: of
+            // those named, the flagged ones are dropped.)
+            if off == 0 {
+                prop_assert_eq!(dropped, named.len());
+            } else {
+                prop_assert!(dropped <= named.len());
+            }
             let kept: Vec<(u32, usize)> = plain
                 .iter()
                 .copied()

@@ -56,6 +56,9 @@ struct Tables {
     len: usize,
     ahead: Option<(Set, usize)>,
     back: Option<(Set, usize)>,
+    cap: Option<(Set, usize)>,
+    cap_first: Option<Set>,
+    cap_then: Option<(Set, Set)>,
     after: Option<Set>,
     before: Option<Set>,
     /// The pairs after the keyword (each byte and its fold); the first `n_pairs`
@@ -95,6 +98,9 @@ impl Tables {
             len: storm.len,
             ahead: run(&storm.ends, storm.n),
             back: run(&storm.back_ends, storm.back_n),
+            cap: run(&storm.cap_ends, storm.cap_n),
+            cap_first: (storm.cap_first != [u8::MAX; 32]).then(|| Set::of(&storm.cap_first)),
+            cap_then: (storm.cap_then).map(|(group, then)| (Set::of(&group), Set::of(&then))),
             after: Set::some(&storm.after),
             before: Set::some(&storm.before),
             pairs: std::array::from_fn(|i| {
@@ -244,8 +250,9 @@ fn drops_in(
 ) {
     let mut p = at;
     // The run ends the step before found at this step's place (ahead: `next`; back:
-    // `here`), as the sieve carries them.
-    let mut carried: Option<(usize, u64, u64)> = None;
+    // `here`; the bytes outside the cap's class, where it read them), as the sieve
+    // carries them.
+    let mut carried: Option<(usize, u64, u64, Option<u64>)> = None;
     while p < to {
         let whole = p + 2 * LANES + 8 <= hay.len()
             && (t.before.is_none() || p > 0)
@@ -288,19 +295,37 @@ fn drops_in(
             }
             drops &= exact_places;
         }
-        let (ahead_here, back_before) = match carried.take() {
-            Some((at, ahead, back)) if at == p => (Some(ahead), Some(back)),
-            _ => (None, None),
+        let (ahead_here, back_before, cap_here) = match carried.take() {
+            Some((at, ahead, back, cap)) if at == p => (Some(ahead), Some(back), cap),
+            _ => (None, None, None),
         };
         if drops != 0 {
-            let (mut ahead_next, mut back_here) = (0, 0);
+            let (mut ahead_next, mut back_here, mut cap_next) = (0, 0, None);
             if let Some((ends, n)) = t.ahead {
                 // Bit `i`: a byte that ends the run at `p + i` or in the `n`
                 // bytes from it.
                 let here = ahead_here.unwrap_or_else(|| of64(simd, hay, p, ends));
                 ahead_next = of64(simd, hay, p + LANES, ends);
                 let ends = u128::from(here) | u128::from(ahead_next) << 64;
-                drops &= ahead_bits(ends, n, t.len);
+                let mut dies = ahead_bits(ends, n, t.len);
+                // Those it leaves, by the run's cap (as the sieve's drop).
+                if let Some((outside, n)) = t.cap.filter(|_| drops & !dies != 0) {
+                    let here = cap_here.unwrap_or_else(|| of64(simd, hay, p, outside));
+                    let next = of64(simd, hay, p + LANES, outside);
+                    cap_next = Some(next);
+                    let outside = u128::from(here) | u128::from(next) << 64;
+                    let mut capped = !ahead_bits(outside, n, t.len);
+                    if let Some(first) = t.cap_first.filter(|_| capped != 0) {
+                        let k = p + t.len;
+                        let mut kills = of64(simd, hay, k, first);
+                        if let Some((group, then)) = t.cap_then.filter(|_| capped & !kills != 0) {
+                            kills |= of64(simd, hay, k, group) & of64(simd, hay, k + 1, then);
+                        }
+                        capped &= kills;
+                    }
+                    dies |= capped;
+                }
+                drops &= dies;
             }
             if let Some((ends, n)) = t.back {
                 // Bit `63 + i`: one that ends the run before `p + i`, in the
@@ -310,7 +335,7 @@ fn drops_in(
                 let ends = u128::from(before) | u128::from(back_here) << 64;
                 drops &= back_bits(ends, n);
             }
-            carried = Some((p + LANES, ahead_next, back_here));
+            carried = Some((p + LANES, ahead_next, back_here, cap_next));
             // The keyword's own hit cannot match here; what follows keeps a place
             // for the other keywords that may start there.
             dead = drops;
@@ -911,7 +936,7 @@ pub(crate) fn copies(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scrub::sieve::{ghp_storm, ghp_units};
+    use crate::scrub::sieve::{ghp_storm, ghp_units, with_cap};
     use proptest::prelude::*;
 
     /// For a walk, a signature in `u r u` keeps `r` out only where a keyword it
@@ -967,13 +992,14 @@ mod tests {
             sig in 2usize..=4,
             written in proptest::option::of(0usize..3),
             pairs in 0usize..=PAIRS_AFTER,
+            (cap, first) in (0usize..=STORM_RUN, any::<bool>()),
         ) {
             let Some(simd) = V3::try_new() else {
                 return Ok(());
             };
             let hay = ghp_units(&units);
             let runs = (if some[0] { n % 60 } else { 0 }, if some[1] { (n * 7) % 80 } else { 0 });
-            let mut storm = ghp_storm(runs, (some[2], some[3]));
+            let mut storm = with_cap(ghp_storm(runs, (some[2], some[3])), cap, first);
             // Fewer pairs than `FEW_PAIRS` are compared everywhere, more where the
             // lookups of their bytes say they may be.
             let all = [*b"ab", *b"_:", *b"9z", *b"xy", *b"a_", *b"$$", *b"@x", *b"zz"];
