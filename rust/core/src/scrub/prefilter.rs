@@ -41,7 +41,7 @@ use std::sync::OnceLock;
 use super::backoff::Backoff;
 use super::opening::{opening, run_after, Gate, Opening, Reading, RunBefore, Window, AHEAD};
 use super::ruleset::{BeforeRun, ByteClass};
-use super::sieve::{Sieve, Storm, OTHERS, OTHERS_REACH, PAIRS_AFTER, STORM_RUN};
+use super::sieve::{run_most, Sieve, Storm, OTHERS, OTHERS_REACH, PAIRS_AFTER, STORM_WORD};
 use super::stream::head;
 #[cfg(target_arch = "x86_64")]
 use super::{sieve::fold_of, storm_drop};
@@ -992,16 +992,16 @@ impl Dense {
     /// every hit the flag at its signature (`Storm::off` bytes in) would report there
     /// cannot match:
     ///
-    /// * each keyword spelled the same at the same place has a rule read from the
+    /// * each keyword spelled the same at the same place, or lying within it and
+    ///   ending where it ends (`token` in `ado_token`), has a rule read from the
     ///   keyword on, whose pattern must read a run of its [`run_after`] class past
-    ///   it, or a rule whose match starts with a run of at least `min` bytes before
-    ///   it: a byte outside every such class within the shortest run after (and one
-    ///   within the shortest `min` before) ends them all, unmatched; or, for the
-    ///   rules read from the keyword on, a run past the longest of their gates'
-    ///   bounded run caps (`opening::RunCap`), of bytes in all their classes, ends
-    ///   those with one,
-    ///   where the two bytes after the keyword end the others (see
-    ///   [`Gate::kills`]);
+    ///   it, or (the keyword itself) a rule whose match starts with a run of at least
+    ///   `min` bytes before it: a byte outside every such class within the shortest
+    ///   run after (and one within the shortest `min` before) ends them all,
+    ///   unmatched; or, for the rules read from the keyword on, a run past the
+    ///   longest of their gates' bounded run caps (`opening::RunCap`), of bytes in
+    ///   all their classes, ends those with one, where the two bytes after the
+    ///   keyword end the others (see [`Gate::kills`]);
     /// * a longer keyword whose signature lies at the flag and which runs past the
     ///   keyword's end needs its next two bytes right after the keyword
     ///   (`after_pairs`; its next byte, `after`, when it has one more or there are
@@ -1009,12 +1009,12 @@ impl Dense {
     ///   (`before`): a position with such bytes is kept, unless none of those
     ///   keywords occurs there (`others`: their bytes, up to [`OTHERS`] keywords); one
     ///   whose bytes over the keyword's differ from them is not there;
-    /// * a keyword that lies within the storm's would hit there whatever follows:
-    ///   no storm.
+    /// * a keyword that lies within the storm's and ends before it would hit there
+    ///   whatever follows: no storm.
     ///
-    /// `None` too for keywords shorter than 3 bytes or longer than 8, or with a rule
-    /// of neither kind. (Without the sieve, only a keyword whose signature starts it:
-    /// see [`Dense::teddy_storm`].)
+    /// `None` too for keywords shorter than 3 bytes or longer than [`STORM_WORD`], or
+    /// with a rule of neither kind. (Without the sieve, only a keyword of up to 8
+    /// bytes whose signature starts it: see [`Dense::teddy_storm`].)
     fn storm(&self, k: u32, patterns: &[Vec<u8>]) -> Option<&Storm> {
         let gates = self.gates.as_ref()?;
         gates.storms[k as usize]
@@ -1024,9 +1024,9 @@ impl Dense {
 
     /// [`Dense::storm`] for a part read without the sieve: Teddy's passes mark the
     /// places of a keyword's first bytes, so only a storm of a keyword whose
-    /// signature starts it.
+    /// signature starts it (and of up to 8 bytes, as it was built for).
     fn teddy_storm(&self, k: u32, patterns: &[Vec<u8>]) -> Option<&Storm> {
-        self.storm(k, patterns).filter(|s| s.off == 0)
+        self.storm(k, patterns).filter(|s| s.off == 0 && s.len <= 8)
     }
 
     #[cold]
@@ -1034,7 +1034,7 @@ impl Dense {
     fn build_storm(&self, gates: &Gates, k: u32, patterns: &[Vec<u8>]) -> Option<Storm> {
         let kw = &patterns[k as usize];
         let len = kw.len();
-        if !(3..=8).contains(&len) {
+        if !(3..=STORM_WORD).contains(&len) {
             return None;
         }
         // Where the keyword's signature starts in it: the sieve flags it there.
@@ -1108,7 +1108,9 @@ impl Dense {
                 if d < 0 {
                     add(&mut before, other[(-d - 1) as usize]);
                     others.push((o, d));
-                } else if d == 0 && end == len as isize {
+                } else if end == len as isize {
+                    // The keyword itself, or one that ends where it does (`token` in
+                    // `ado_token`): its rules read on from the same byte.
                     match &gates.sources[o as usize].2 {
                         Some(Source::Pattern(pattern, ..)) => {
                             let r = run_after(pattern, other)?;
@@ -1139,7 +1141,7 @@ impl Dense {
                             };
                         }
                         // A run shorter than `min` rules the hit out.
-                        Some(Source::Before(r)) if r.min > 0 => {
+                        Some(Source::Before(r)) if r.min > 0 && d == 0 => {
                             union(&mut back, r.class);
                             back_n = back_n.min(r.min);
                         }
@@ -1185,7 +1187,7 @@ impl Dense {
         let none = |n: usize| if n == usize::MAX { 0 } else { n };
         // A run longer than the drop reads is no cap (nor one no rule reads).
         let (cap_class, cap_n, [cap_first, cap_group, cap_then]) = cap
-            .filter(|&(_, most, _)| (1..=STORM_RUN).contains(&most))
+            .filter(|&(_, most, _)| (1..=run_most(len)).contains(&most))
             .unwrap_or(([u64::MAX; 4], 0, [[u64::MAX; 4]; 3]));
         others.sort_unstable();
         others.dedup();
@@ -1210,7 +1212,7 @@ impl Dense {
                 })
                 .collect()
         };
-        let mut word = [0u8; 8];
+        let mut word = [0u8; STORM_WORD];
         word[..len].copy_from_slice(kw);
         Some(Storm {
             word,
@@ -1378,7 +1380,7 @@ impl Dense {
             }
         }
         if let Some(r) = recent {
-            top.note(&r);
+            top.note(&r, &self.lens);
         }
         found
     }
@@ -1401,11 +1403,14 @@ struct Top {
 }
 
 impl Top {
-    /// The most dropped of `recent`'s keywords, if more than this one's; and the
-    /// most dropped or misspelled. A keyword's counts add up over the walk's calls (a
-    /// block's chains are resolved apart; counted by the chain, a part was a storm at
-    /// half the density [`STORM_EVERY`] says).
-    fn note(&mut self, recent: &Recent<'_>) {
+    /// The most dropped of `recent`'s keywords, if more than this one's, or as many
+    /// and longer (`lens`: per keyword); and the most dropped or misspelled. A
+    /// keyword's counts add up over the walk's calls (a block's chains are resolved
+    /// apart; counted by the chain, a part was a storm at half the density
+    /// [`STORM_EVERY`] says). In a storm of `ado_token` each copy is a hit of it and
+    /// of `token` for two rules, all dropped: the longest keyword's storm drops them
+    /// all (see [`Dense::storm`]), `token`'s none (the `_` before it keeps them).
+    fn note(&mut self, recent: &Recent<'_>, lens: &[u32]) {
         for slot in &recent.slots {
             let dropped = slot.dropped
                 + if slot.keyword == self.keyword {
@@ -1413,7 +1418,9 @@ impl Top {
                 } else {
                     0
                 };
-            if dropped > self.dropped {
+            let len = |k: u32| lens.get(k as usize).copied().unwrap_or(0);
+            let longer = dropped > 0 && len(slot.keyword) > len(self.keyword);
+            if dropped > self.dropped || dropped == self.dropped && longer {
                 (self.keyword, self.dropped) = (slot.keyword, dropped);
             }
             let mut stray = (slot.keyword, slot.dropped, slot.misspelled);

@@ -1239,7 +1239,7 @@ fn compile(
 mod tests {
     use super::*;
     use crate::scrub::prefilter::{Hit, Kill, KILL_READS};
-    use crate::scrub::sieve::{Storm, STORM_RUN};
+    use crate::scrub::sieve::Storm;
     use proptest::prelude::*;
 
     /// The exactness asked once per process is each built-in keyword's own, in the
@@ -2570,7 +2570,7 @@ mod tests {
         // The runs after the keyword lie in the text (the sieve drops a slice's last
         // places where they do).
         let whole =
-            |s: &Storm, at: usize| at + s.len + s.n.max(s.cap_n).min(STORM_RUN) <= text.len();
+            |s: &Storm, at: usize| at + s.len + s.n.max(s.cap_n).min(s.run_most()) <= text.len();
         // A drop of a hit at `at` drops the flag at its signature, `off` bytes on,
         // and with it every hit of that signature.
         let stormed = |(k, at): Hit| {

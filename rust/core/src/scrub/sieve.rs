@@ -1015,9 +1015,9 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
 /// before any is looked up: in a storm of `ghp_` and one random byte each, all of them.
 #[derive(Clone, Debug)]
 pub(crate) struct Storm {
-    /// The keyword (up to 8 bytes), ASCII-lowercased: each byte compared with the
-    /// text's with [`fold_of`] it set, in any case.
-    pub word: [u8; 8],
+    /// The keyword (up to [`STORM_WORD`] bytes), ASCII-lowercased: each byte compared
+    /// with the text's with [`fold_of`] it set, in any case.
+    pub word: [u8; STORM_WORD],
     pub len: usize,
     /// Where the keyword's signature starts in it: the flag of a hit at `at` lies at
     /// `at + off`, and a step's drops are computed from `off` bytes before it
@@ -1025,13 +1025,14 @@ pub(crate) struct Storm {
     /// keyword's start.
     pub off: usize,
     /// Bytes that end the run after the keyword (bit `b % 8` of byte `b / 8`), and how
-    /// far after it one must come (at most [`STORM_RUN`]; 0: no run is read).
+    /// far after it one must come (read up to [`Storm::run_most`]; 0: no run is
+    /// read).
     pub ends: [u8; 32],
     pub n: usize,
     /// The same for the run before the keyword.
     pub back_ends: [u8; 32],
     pub back_n: usize,
-    /// Bytes outside a class, and a length (at most [`STORM_RUN`]; 0: none): `cap_n`
+    /// Bytes outside a class, and a length (at most [`Storm::run_most`]; 0: none): `cap_n`
     /// bytes right after the keyword none of which is in `cap_ends` end every path of
     /// its rules unmatched, as well (their gates' bounded run caps: see
     /// `opening::RunCap`). In a storm of `token` and an alphanumeric byte the run
@@ -1083,15 +1084,24 @@ pub(crate) const OTHERS: usize = 16;
 pub(crate) const OTHERS_REACH: isize = 64;
 
 /// The most bytes after a storm's keyword its run is read for: with its keyword of up
-/// to 8 bytes, what the bytes of a step and the next one hold.
+/// to 8 bytes, what the bytes of a step and the next one hold (less after a longer
+/// one: see [`Storm::run_most`]); and the most bytes before it.
 pub(crate) const STORM_RUN: usize = LANES - 8;
+
+/// The longest keyword a storm drop compares.
+pub(crate) const STORM_WORD: usize = 16;
+
+/// [`Storm::run_most`] of a keyword of `len` bytes.
+pub(crate) fn run_most(len: usize) -> usize {
+    STORM_RUN.min(LANES + 1 - len)
+}
 
 /// A [`Storm`]'s tables as vectors.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Debug)]
 pub(crate) struct StormTables {
-    word: [__m512i; 8],
-    fold: [__m512i; 8],
+    word: [__m512i; STORM_WORD],
+    fold: [__m512i; STORM_WORD],
     len: usize,
     ahead: Option<(__m512i, usize)>,
     back: Option<(__m512i, usize)>,
@@ -1118,6 +1128,13 @@ pub(crate) struct StormTables {
 }
 
 impl Storm {
+    /// The most bytes after the keyword its runs are read for: [`STORM_RUN`], or less
+    /// where the keyword is longer than 8 bytes (a step's bytes and the next one's
+    /// hold the run after each of its 64 positions' keywords).
+    pub(crate) fn run_most(&self) -> usize {
+        run_most(self.len)
+    }
+
     #[cfg(target_arch = "x86_64")]
     fn tables(&self) -> &StormTables {
         self.simd.get_or_init(|| self.make_tables())
@@ -1133,14 +1150,15 @@ impl Storm {
             bytemuck::cast::<[u8; 64], __m512i>(t)
         };
         let some = |bits: &[u8; 32]| bits.iter().any(|&b| b != 0).then(|| table(bits));
-        let run = |bits: &[u8; 32], n: usize| (n > 0).then(|| (table(bits), n.min(STORM_RUN)));
+        let run =
+            |bits: &[u8; 32], n: usize, most: usize| (n > 0).then(|| (table(bits), n.min(most)));
         StormTables {
             word: self.word.map(splat),
             fold: self.word.map(|c| splat(fold_of(c))),
             len: self.len,
-            ahead: run(&self.ends, self.n),
-            back: run(&self.back_ends, self.back_n),
-            cap: run(&self.cap_ends, self.cap_n),
+            ahead: run(&self.ends, self.n, self.run_most()),
+            back: run(&self.back_ends, self.back_n, STORM_RUN),
+            cap: run(&self.cap_ends, self.cap_n, self.run_most()),
             cap_first: (self.cap_first != [u8::MAX; 32]).then(|| table(&self.cap_first)),
             cap_then: self
                 .cap_then
@@ -1283,8 +1301,8 @@ impl Storm {
             .into_iter()
             .chain(others.then_some(least.unsigned_abs()));
         let ahead = [
-            self.n.min(STORM_RUN),
-            self.cap_n.min(STORM_RUN),
+            self.n.min(self.run_most()),
+            self.cap_n.min(self.run_most()),
             2 * usize::from(self.cap_n > 0 && self.cap_then.is_some()),
             usize::from(has(&self.after)),
         ];
@@ -1308,7 +1326,7 @@ impl Storm {
     #[cfg(test)]
     pub(crate) fn dies_one(&self, hay: &[u8], at: usize) -> bool {
         let has = |bits: &[u8; 32], b: u8| bits[usize::from(b / 8)] >> (b % 8) & 1 == 1;
-        let n = self.n.min(STORM_RUN);
+        let n = self.n.min(self.run_most());
         let back_n = self.back_n.min(STORM_RUN).min(at);
         let word = &self.word;
         let occurs = (0..self.len).all(|j| hay[at + j] | fold_of(word[j]) == word[j]);
@@ -1427,7 +1445,7 @@ pub(crate) fn ghp_storm((n, back_n): (usize, usize), keeps: (bool, bool)) -> Sto
         bits
     };
     Storm {
-        word: *b"ghp_\0\0\0\0",
+        word: *b"ghp_\0\0\0\0\0\0\0\0\0\0\0\0",
         len: 4,
         off: 0,
         ends: class(true, b"_:/$-. @"),
@@ -2584,7 +2602,7 @@ mod tests {
             prop_assert_eq!(back_window(ends, n), want(false));
             // As a storm's drop asks them: all set at once where the ends are dense.
             if n <= STORM_RUN {
-                for len in 3..=8 {
+                for len in (3..=STORM_WORD).filter(|&len| n + len <= LANES + 1) {
                     prop_assert_eq!(ahead_bits(ends, n, len), (want(true) >> len) as u64);
                 }
                 prop_assert_eq!(back_bits(ends, n), (want(false) >> (LANES - 1)) as u64);

@@ -21,7 +21,7 @@
 use core::arch::x86_64::__m256i;
 use pulp::x86::V3;
 
-use super::sieve::{ahead_bits, back_bits, fold_of, Storm, PAIRS_AFTER, STORM_RUN};
+use super::sieve::{ahead_bits, back_bits, fold_of, Storm, PAIRS_AFTER, STORM_RUN, STORM_WORD};
 
 /// Positions per step.
 const LANES: usize = 64;
@@ -52,7 +52,7 @@ impl Set {
 struct Tables {
     /// The keyword's bytes, and what a text byte is or-ed with before the compare
     /// (0x20 for a letter: either case).
-    word: [(__m256i, __m256i); 8],
+    word: [(__m256i, __m256i); STORM_WORD],
     len: usize,
     ahead: Option<(Set, usize)>,
     back: Option<(Set, usize)>,
@@ -92,13 +92,14 @@ fn splat(b: u8) -> __m256i {
 
 impl Tables {
     fn of(storm: &Storm) -> Tables {
-        let run = |bits: &[u8; 32], n: usize| (n > 0).then(|| (Set::of(bits), n.min(STORM_RUN)));
+        let run =
+            |bits: &[u8; 32], n: usize, most: usize| (n > 0).then(|| (Set::of(bits), n.min(most)));
         Tables {
             word: storm.word.map(|c| (splat(c), splat(fold_of(c)))),
             len: storm.len,
-            ahead: run(&storm.ends, storm.n),
-            back: run(&storm.back_ends, storm.back_n),
-            cap: run(&storm.cap_ends, storm.cap_n),
+            ahead: run(&storm.ends, storm.n, storm.run_most()),
+            back: run(&storm.back_ends, storm.back_n, STORM_RUN),
+            cap: run(&storm.cap_ends, storm.cap_n, storm.run_most()),
             cap_first: (storm.cap_first != [u8::MAX; 32]).then(|| Set::of(&storm.cap_first)),
             cap_then: (storm.cap_then).map(|(group, then)| (Set::of(&group), Set::of(&then))),
             after: Set::some(&storm.after),
