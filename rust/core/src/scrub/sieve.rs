@@ -2682,6 +2682,51 @@ mod tests {
             prop_assert_eq!(stormed, kept);
         }
 
+        /// A storm of a keyword of 16 bytes whose signature lies further in
+        /// (`secret_ado_token`, its `toke` flagged 11 bytes in) drops exactly the
+        /// flagged positions [`Storm::drops_at`] names 11 bytes before them: its runs
+        /// read up to [`Storm::run_most`] (49) bytes after it, a cap with its two
+        /// bytes after.
+        #[test]
+        fn long_storm_scans_drop_what_their_storm_names(
+            units in proptest::collection::vec(("[a-zA-Z0-9_:= @]{0,3}", any::<bool>()), 0..300),
+            n in 1usize..60,
+            (cap, first) in (0usize..=STORM_RUN, any::<bool>()),
+            at in 0usize..64,
+            len in 0usize..3000,
+        ) {
+            let Some(sieve) = Sieve::new(&sigs(), &pairs()) else {
+                return Ok(());
+            };
+            let hay: Vec<u8> = (units.iter())
+                .flat_map(|(rest, upper)| {
+                    let word = if *upper { "SECRET_ADO_TOKEN" } else { "secret_ado_token" };
+                    [word.as_bytes(), rest.as_bytes()].concat()
+                })
+                .collect();
+            let mut storm = with_cap(ghp_storm((n, 0), (false, false)), cap, first);
+            storm.word = *b"secret_ado_token";
+            (storm.len, storm.off) = (16, 11);
+            storm.after_pairs.clear();
+            if storm.cap_n > storm.run_most() {
+                storm.cap_n = 0;
+            }
+            let span = (at.min(hay.len()), at + len);
+            let Some(Scans { mut stormed, count, dropped, plain, named }) =
+                storm_and_plain(&sieve, &hay, span, &storm)
+            else {
+                return Ok(());
+            };
+            prop_assert_eq!(count, stormed.len());
+            prop_assert_eq!(dropped, named.len());
+            let mut kept: Vec<(u32, usize)> = (plain.iter().copied())
+                .filter(|&(s, at)| s >= sieve.sigs || !named.contains(&at))
+                .collect();
+            stormed.sort_unstable();
+            kept.sort_unstable();
+            prop_assert_eq!(stormed, kept);
+        }
+
         /// With a signature found as written (`akia` as `AKIA`), a storm scan asks the
         /// case of every step its drop leaves a flag in: it reports every hit the
         /// plain scan reports that is spelled as written and not dropped, nothing the
