@@ -2296,6 +2296,43 @@ mod tests {
         })
     }
 
+    /// A storm scan of `hay` over `span` drops the flagged positions that
+    /// [`Storm::sieve_drops_at`] names (all of them where `all_flagged`), and reports
+    /// every other hit the plain scan reports; nothing where the CPU has no storm
+    /// scan.
+    fn scans_drop_what_is_named(
+        sieve: &Sieve,
+        hay: &[u8],
+        span: (usize, usize),
+        storm: &Storm,
+        all_flagged: bool,
+    ) -> Result<(), TestCaseError> {
+        let Some(Scans {
+            mut stormed,
+            count,
+            dropped,
+            plain,
+            named,
+        }) = storm_and_plain(sieve, hay, span, storm)
+        else {
+            return Ok(());
+        };
+        prop_assert_eq!(count, stormed.len());
+        if all_flagged {
+            prop_assert_eq!(dropped, named.len());
+        } else {
+            prop_assert!(dropped <= named.len());
+        }
+        // The hits of the positions not named, and only those, are reported.
+        let mut kept: Vec<(u32, usize)> = (plain.iter().copied())
+            .filter(|&(s, at)| s >= sieve.sigs || !named.contains(&at))
+            .collect();
+        stormed.sort_unstable();
+        kept.sort_unstable();
+        prop_assert_eq!(stormed, kept);
+        Ok(())
+    }
+
     fn sigs() -> Vec<Vec<u8>> {
         [
             "ghp_", "xoxb", "akia", "sk-", "eyj", "://", "pwd", "$1$", "_pas", "toke",
@@ -2655,31 +2692,11 @@ mod tests {
             // lookups of their bytes say they may be.
             let all = [*b"ab", *b"_:", *b"9z", *b"xy", *b"a_", *b"$$", *b"@x", *b"zz"];
             storm.after_pairs = all[..after].to_vec();
-            let span = (at.min(hay.len()), at + len);
-            let Some(Scans { mut stormed, count, dropped, plain, named }) =
-                storm_and_plain(&sieve, &hay, span, &storm)
-            else {
-                return Ok(());
-            };
-            prop_assert_eq!(count, stormed.len());
             // Where the storm's keyword occurs, the sieve flags it: every position
-            // named is dropped, and its hits (and only those) are not reported.
-            // (Read `off` bytes into the keyword, a flag seldom lies there: of
-            // those named, the flagged ones are dropped.)
-            if off == 0 {
-                prop_assert_eq!(dropped, named.len());
-            } else {
-                prop_assert!(dropped <= named.len());
-            }
-            let kept: Vec<(u32, usize)> = plain
-                .iter()
-                .copied()
-                .filter(|&(s, at)| s >= sieve.sigs || !named.contains(&at))
-                .collect();
-            stormed.sort_unstable();
-            let mut kept = kept;
-            kept.sort_unstable();
-            prop_assert_eq!(stormed, kept);
+            // named is dropped. (Read `off` bytes into the keyword, a flag seldom
+            // lies there: of those named, the flagged ones are dropped.)
+            let span = (at.min(hay.len()), at + len);
+            scans_drop_what_is_named(&sieve, &hay, span, &storm, off == 0)?;
         }
 
         /// A storm of a keyword of 16 bytes whose signature lies further in
@@ -2712,19 +2729,7 @@ mod tests {
                 storm.cap_n = 0;
             }
             let span = (at.min(hay.len()), at + len);
-            let Some(Scans { mut stormed, count, dropped, plain, named }) =
-                storm_and_plain(&sieve, &hay, span, &storm)
-            else {
-                return Ok(());
-            };
-            prop_assert_eq!(count, stormed.len());
-            prop_assert_eq!(dropped, named.len());
-            let mut kept: Vec<(u32, usize)> = (plain.iter().copied())
-                .filter(|&(s, at)| s >= sieve.sigs || !named.contains(&at))
-                .collect();
-            stormed.sort_unstable();
-            kept.sort_unstable();
-            prop_assert_eq!(stormed, kept);
+            scans_drop_what_is_named(&sieve, &hay, span, &storm, true)?;
         }
 
         /// With a signature found as written (`akia` as `AKIA`), a storm scan asks the
