@@ -643,8 +643,8 @@ impl Gate {
     /// largest group of bytes there that lead the gate to one and the same node; and
     /// the bytes on which it dies right after one of those (`None`: any byte may
     /// follow the keyword, or the gate reads a run before it instead). After
-    /// `password`, `password-assignment` dies on a letter, and on a second digit or
-    /// letter after a digit (`password1=`).
+    /// `password`, `password-assignment` dies on `a` or `Z`, and after a digit
+    /// (`password1=`) on a second digit or on `a`.
     pub(crate) fn kills(&self) -> Option<[ByteClass; 3]> {
         if self.open || self.run.is_some() {
             return None;

@@ -1046,7 +1046,8 @@ pub(crate) struct Storm {
     /// dropped by the cap only where the byte after its keyword is one of the first,
     /// or the two bytes after it are of the other two (`secret-assignment` reads no
     /// `a` after `secret`, nor more than 33 bytes of `[A-Za-z0-9_.-]` after it;
-    /// `password-assignment` reads a digit after `password`, then no letter).
+    /// `password-assignment` reads a digit after `password`, then no `a`, `Z` or
+    /// digit).
     pub cap_first: [u8; 32],
     pub cap_then: Option<([u8; 32], [u8; 32])>,
     /// Bytes right after the keyword, and right before it, that keep a hit (another
