@@ -1044,10 +1044,10 @@ pub(crate) struct Storm {
     /// one dies at once (all of them: every rule has one); and bytes there, and
     /// bytes right after those, on which each dies by the second byte. A hit is
     /// dropped by the cap only where the byte after its keyword is one of the first,
-    /// or the two bytes after it are of the other two (`secret-assignment` reads no
-    /// `a` after `secret`, nor more than 33 bytes of `[A-Za-z0-9_.-]` after it;
-    /// `password-assignment` reads a digit after `password`, then no `a`, `Z` or
-    /// digit).
+    /// or the two bytes after it are of the other two (after `secret`,
+    /// `quoted-key-value` reads at most 32 bytes of `[A-Za-z0-9_.-]`, and
+    /// `secret-assignment`, which has no cap, no `a`; `password-assignment` reads a
+    /// digit after `password`, then no `a`, `Z` or digit).
     pub cap_first: [u8; 32],
     pub cap_then: Option<([u8; 32], [u8; 32])>,
     /// Bytes right after the keyword, and right before it, that keep a hit (another
