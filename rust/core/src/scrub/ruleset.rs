@@ -1560,9 +1560,8 @@ mod tests {
     /// A storm's run cap drops a hit only where every rule of its keyword dies: the
     /// rule with a bounded run after the keyword by the run going past it, the rule
     /// without one (it reads only `:` or `=` right after the keyword, then an
-    /// alphanumeric byte) by the two bytes there. Whatever follows, the first rule's run of `[A-Za-z0-9_=.-]` is never
-    /// ended by a byte outside what the rules read, so the drop by the runs' ends
-    /// drops neither.
+    /// alphanumeric byte) by the two bytes there. (The drop by the runs' ends drops
+    /// none of these: no byte of them lies outside what the rules read.)
     #[test]
     fn storm_caps_drop_a_hit_only_where_each_rule_dies() {
         let keyword = vec!["qzxtok".to_string()];
