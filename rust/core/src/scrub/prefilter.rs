@@ -1130,9 +1130,7 @@ impl Dense {
                                 ) => {
                                     intersect(&mut kills[0], first);
                                     let mut either = first.words();
-                                    for (w, g) in either.iter_mut().zip(group.words()) {
-                                        *w |= g;
-                                    }
+                                    union(&mut either, group);
                                     intersect(&mut kills[1], ByteClass::from_words(either));
                                     intersect(&mut kills[2], then);
                                     Some((class, most, kills))
