@@ -332,8 +332,29 @@ const RUN_SETS: usize = 64;
 /// depth) until one could match; `class` holds every byte on which some set at some
 /// depth before that moves on. A byte outside it at such a depth ends every path the
 /// pattern has, none matched. `None` where the pattern matches within the keyword,
-/// cannot be read (a look-around), or reads no byte that way.
+/// cannot be read (a look-around), reads no byte that way, or dies within the keyword.
 pub(crate) fn run_after(pattern: &str, keyword: &[u8]) -> Option<RunAfter> {
+    match read_past(pattern, keyword)? {
+        Past::Run(run) => Some(run),
+        Past::Dies => None,
+    }
+}
+
+/// What a pattern read from its first byte does past `bytes` (see [`read_past`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Past {
+    /// No spelling of the bytes starts a match: every path dies within them.
+    Dies,
+    /// The run it needs right after them.
+    Run(RunAfter),
+}
+
+/// [`run_after`], told apart from a pattern that dies within `bytes` in every ASCII
+/// spelling of them ([`Past::Dies`]: a keyword's rule read on through the bytes of a
+/// longer keyword that holds it, `sk-[0-9]` through `sk-ant-`). `None` where it
+/// matches within them, cannot be read, or reads no byte past them.
+pub(crate) fn read_past(pattern: &str, bytes: &[u8]) -> Option<Past> {
+    let keyword = bytes;
     let nfa = thompson::Compiler::new()
         .syntax(syntax::Config::new().unicode(false).utf8(false))
         .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
@@ -348,9 +369,12 @@ pub(crate) fn run_after(pattern: &str, keyword: &[u8]) -> Option<RunAfter> {
         after: Vec::new(),
         matched: false,
     };
-    reader.rest(&start, 0).ok()??;
+    let read = reader.rest(&start, 0).ok()?;
     if reader.matched {
         return None;
+    }
+    if read.is_none() {
+        return Some(Past::Dies);
     }
     let is_match = |set: &Set| {
         set.iter()
@@ -397,9 +421,11 @@ pub(crate) fn run_after(pattern: &str, keyword: &[u8]) -> Option<RunAfter> {
             class[usize::from(b) / 64] |= 1 << (b % 64);
         }
     }
-    (n > 0).then(|| RunAfter {
-        class: ByteClass::from_words(class),
-        n,
+    (n > 0).then(|| {
+        Past::Run(RunAfter {
+            class: ByteClass::from_words(class),
+            n,
+        })
     })
 }
 
@@ -1157,6 +1183,33 @@ mod tests {
         assert_eq!(run("\\bsk-[0-9]", "sk-"), None);
         // No spelling of the keyword starts a match.
         assert_eq!(run("sk-[0-9]", "sk-ant-"), None);
+    }
+
+    /// Read past the bytes of a longer keyword that holds its own, a pattern dies
+    /// within them, or needs its run after them, or cannot be told.
+    #[test]
+    fn patterns_read_past_longer_keywords_die_or_need_a_run() {
+        let class = |c: &str| ByteClass::parse("t", "class", c).unwrap().unwrap();
+        let past = |pattern: &str, bytes: &str| read_past(pattern, bytes.as_bytes());
+        // `sk-`'s legacy key read through `sk-lf-`, `sk-ant-`: its run has no `-`.
+        let legacy = "sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}";
+        assert_eq!(past(legacy, "sk-lf-"), Some(Past::Dies));
+        assert_eq!(past("sk-[0-9]", "SK-ANT-"), Some(Past::Dies));
+        // Read on: the run counts from the end of the bytes read.
+        assert_eq!(
+            past("(?i:secret)[_.-]?(?:key|token)[=:][0-9]{8}", "secret_"),
+            Some(Past::Run(RunAfter {
+                class: class("[=:keyton0-9]"),
+                n: 12
+            }))
+        );
+        assert_eq!(
+            past(legacy, "sk-"),
+            run_after(legacy, b"sk-").map(Past::Run)
+        );
+        // Matched within them, or a look-around: not told.
+        assert_eq!(past("sk-[a-z]", "sk-lf-"), None);
+        assert_eq!(past("\\bsk-[0-9]", "sk-lf-"), None);
     }
 
     #[test]

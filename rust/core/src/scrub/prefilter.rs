@@ -39,7 +39,9 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::backoff::Backoff;
-use super::opening::{opening, run_after, Gate, Opening, Reading, RunBefore, Window, AHEAD};
+use super::opening::{
+    opening, read_past, run_after, Gate, Opening, Past, Reading, RunBefore, Window, AHEAD,
+};
 use super::ruleset::{BeforeRun, ByteClass};
 use super::sieve::{run_most, Sieve, Storm, OTHERS, OTHERS_REACH, PAIRS_AFTER, STORM_WORD};
 use super::stream::head;
@@ -1009,8 +1011,12 @@ impl Dense {
     ///   (`before`): a position with such bytes is kept, unless none of those
     ///   keywords occurs there (`others`: their bytes, up to [`OTHERS`] keywords); one
     ///   whose bytes over the keyword's differ from them is not there;
-    /// * a keyword that lies within the storm's and ends before it would hit there
-    ///   whatever follows: no storm.
+    /// * a keyword that lies within the storm's and ends before it (`sk-` in
+    ///   `sk-lf-`, `azdo` in `azdo_pat`) has a rule whose pattern, read through the
+    ///   rest of the storm's keyword ([`read_past`]), dies within it, or must read a
+    ///   run of its class past it (as the keyword's own, but its gate's run cap and
+    ///   kills, which count from its own end, are not read: no cap), or (starting
+    ///   the storm's) a rule whose match starts with a run before it.
     ///
     /// `None` too for keywords shorter than 3 bytes or longer than [`STORM_WORD`], or
     /// with a rule of neither kind. (Without the sieve, only a keyword of up to 8
@@ -1154,8 +1160,27 @@ impl Dense {
                     }
                     others.push((o, d));
                 } else {
-                    // Within the keyword: it hits there whatever follows.
-                    return None;
+                    // Within the keyword, ending before it (`secret` in `secret_`): its
+                    // rules read the rest of the keyword, then on from its end, or
+                    // die within it; the run it needs before it, where it starts it.
+                    match &gates.sources[o as usize].2 {
+                        Some(Source::Pattern(pattern, ..)) => {
+                            match read_past(pattern, &kw[d as usize..])? {
+                                Past::Dies => {}
+                                Past::Run(r) => {
+                                    union(&mut run, r.class);
+                                    n = n.min(r.n);
+                                    // Its gate's cap and kills count from its own end.
+                                    cap = None;
+                                }
+                            }
+                        }
+                        Some(Source::Before(r)) if r.min > 0 && d == 0 => {
+                            union(&mut back, r.class);
+                            back_n = back_n.min(r.min);
+                        }
+                        _ => return None,
+                    }
                 }
             }
         }

@@ -1697,7 +1697,9 @@ mod tests {
         // Storms of the common keywords are dropped in bulk, and most positions.
         assert!(storms >= 40, "{storms} keywords with a storm drop");
         assert!(dropped * 4 > checked, "{dropped} of {checked}");
-        for want in ["ghp_", "sk-", "eyJ", "xoxb-", "AKIA", "glpat-"] {
+        for want in [
+            "ghp_", "sk-", "eyJ", "xoxb-", "AKIA", "glpat-", "sk-lf-", "azdo_pat",
+        ] {
             let k = (set.prefilter.keywords().iter())
                 .position(|k| k == want.as_bytes())
                 .unwrap();

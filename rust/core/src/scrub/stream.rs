@@ -3058,9 +3058,11 @@ mod tests {
     /// whose rules' runs after it no byte ends but their run caps, is dropped in bulk
     /// by its storm parts' caps, the keyword's signature at its start or not (`oken`,
     /// `word`), and a longer keyword that ends with `token` by its own storm, which
-    /// reads `token`'s rules too (each copy is as many hits of it as of `token`):
-    /// more than three quarters of its places, 1 MiB in 64 KiB slices, and the
-    /// output plain feeding gives (~0.05 → ~0.2-0.5x clean text).
+    /// reads `token`'s rules too (each copy is as many hits of it as of `token`),
+    /// and one that holds a shorter keyword ending before it (`sk-` in `sk-lf-`,
+    /// `azdo` in `azdo_pat`) by its own storm, which reads that keyword's rules past
+    /// the rest of it: more than three quarters of its places, 1 MiB in 64 KiB
+    /// slices, and the output plain feeding gives (~0.05 → ~0.2-0.5x clean text).
     #[test]
     fn word_storms_are_dropped_in_bulk() {
         let set = RuleSet::builtin();
@@ -3073,6 +3075,9 @@ mod tests {
             b"secret",
             b"ado_token",
             b"X-Auth-Token",
+            b"sk_live_",
+            b"sk-lf-",
+            b"azdo_pat",
         ] {
             let text = crate::scrub::prefilter::storm_between(word, 1 << 20, b"aZ09", 0);
             let (s, (out, _)) = scrubber_after(set.clone(), &text, 1 << 16, false);
