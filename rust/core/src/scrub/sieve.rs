@@ -2625,6 +2625,30 @@ mod tests {
         assert!(none(&[b"akia"], &[&b"ab"[..]; PAIRS + 1]));
     }
 
+    /// The shortcut of a storm's runs (every window holds an end: all set at once)
+    /// answers as the windows do where one window just misses an end: a span of
+    /// clear bits a window long, or one shorter, at every place, the rest set.
+    #[test]
+    fn run_shortcuts_answer_as_the_windows_at_every_gap() {
+        for n in 1..=STORM_RUN {
+            for at in 0..128 {
+                for gap in [n - 1, n] {
+                    let span = match gap.min(128 - at) {
+                        0 => 0,
+                        len => (u128::MAX >> (128 - len)) << at,
+                    };
+                    let ends = !span;
+                    for len in (3..=STORM_WORD).filter(|&len| n + len <= LANES + 1) {
+                        let want = (ahead_window(ends, n) >> len) as u64;
+                        assert_eq!(ahead_bits(ends, n, len), want, "{n} {at} {gap} {len}");
+                    }
+                    let want = (back_window(ends, n) >> (LANES - 1)) as u64;
+                    assert_eq!(back_bits(ends, n), want, "{n} {at} {gap}");
+                }
+            }
+        }
+    }
+
     proptest! {
         /// The windows are what their definitions say, bit by bit.
         #[test]
