@@ -354,7 +354,6 @@ pub(crate) enum Past {
 /// longer keyword that holds it, `sk-[0-9]` through `sk-ant-`). `None` where it
 /// matches within them, cannot be read, or reads no byte past them.
 pub(crate) fn read_past(pattern: &str, bytes: &[u8]) -> Option<Past> {
-    let keyword = bytes;
     let nfa = thompson::Compiler::new()
         .syntax(syntax::Config::new().unicode(false).utf8(false))
         .configure(thompson::Config::new().which_captures(thompson::WhichCaptures::None))
@@ -363,7 +362,7 @@ pub(crate) fn read_past(pattern: &str, bytes: &[u8]) -> Option<Past> {
     let start = closure(&nfa, [nfa.start_anchored()])?;
     let mut reader = Reader {
         nfa: &nfa,
-        keyword,
+        keyword: bytes,
         exact: false,
         memo: HashMap::new(),
         after: Vec::new(),
