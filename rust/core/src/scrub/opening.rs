@@ -321,18 +321,13 @@ pub(crate) struct RunAfter {
     pub n: usize,
 }
 
-/// The most bytes after a keyword [`run_after`] reads.
+/// The most bytes after a keyword [`read_past`] reads.
 pub(crate) const RUN_AFTER: usize = 56;
-/// The most sets of NFA states [`run_after`] follows at one depth.
+/// The most sets of NFA states [`read_past`] follows at one depth.
 const RUN_SETS: usize = 64;
 
-/// The [`RunAfter`] of `keyword` for `pattern` matched from the keyword's first byte,
-/// its spellings in any ASCII case: the sets of NFA states reachable after the
-/// keyword are followed depth by depth (up to [`RUN_AFTER`] bytes, [`RUN_SETS`] sets a
-/// depth) until one could match; `class` holds every byte on which some set at some
-/// depth before that moves on. A byte outside it at such a depth ends every path the
-/// pattern has, none matched. `None` where the pattern matches within the keyword,
-/// cannot be read (a look-around), reads no byte that way, or dies within the keyword.
+/// [`read_past`]'s run, `None` where the pattern dies within the keyword too (tests).
+#[cfg(test)]
 pub(crate) fn run_after(pattern: &str, keyword: &[u8]) -> Option<RunAfter> {
     match read_past(pattern, keyword)? {
         Past::Run(run) => Some(run),
@@ -343,16 +338,23 @@ pub(crate) fn run_after(pattern: &str, keyword: &[u8]) -> Option<RunAfter> {
 /// What a pattern read from its first byte does past `bytes` (see [`read_past`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Past {
-    /// No spelling of the bytes starts a match: every path dies within them.
+    /// No spelling of the bytes starts a match: every path dies within them (a
+    /// keyword's rule read on through the bytes of a longer keyword that holds it,
+    /// `sk-[0-9]` through `sk-ant-`).
     Dies,
     /// The run it needs right after them.
     Run(RunAfter),
 }
 
-/// [`run_after`], told apart from a pattern that dies within `bytes` in every ASCII
-/// spelling of them ([`Past::Dies`]: a keyword's rule read on through the bytes of a
-/// longer keyword that holds it, `sk-[0-9]` through `sk-ant-`). `None` where it
-/// matches within them, cannot be read, or reads no byte past them.
+/// The [`RunAfter`] of `bytes` (a keyword, or the rest of a longer keyword from where
+/// this one starts in it) for `pattern` matched from its first byte, their spellings
+/// in any ASCII case: the sets of NFA states reachable after them are followed depth
+/// by depth (up to [`RUN_AFTER`] bytes, [`RUN_SETS`] sets a depth) until one could
+/// match; `class` holds every byte on which some set at some depth before that moves
+/// on. A byte outside it at such a depth ends every path the pattern has, none
+/// matched. [`Past::Dies`] where every path dies within the bytes; `None` where the
+/// pattern matches within them, cannot be read (a look-around), or reads no byte
+/// past them.
 pub(crate) fn read_past(pattern: &str, bytes: &[u8]) -> Option<Past> {
     let nfa = thompson::Compiler::new()
         .syntax(syntax::Config::new().unicode(false).utf8(false))

@@ -39,9 +39,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::backoff::Backoff;
-use super::opening::{
-    opening, read_past, run_after, Gate, Opening, Past, Reading, RunBefore, Window, AHEAD,
-};
+use super::opening::{opening, read_past, Gate, Opening, Past, Reading, RunBefore, Window, AHEAD};
 use super::ruleset::{BeforeRun, ByteClass};
 use super::sieve::{run_most, Sieve, Storm, OTHERS, OTHERS_REACH, PAIRS_AFTER, STORM_WORD};
 use super::stream::head;
@@ -994,29 +992,25 @@ impl Dense {
     /// every hit the flag at its signature (`Storm::off` bytes in) would report there
     /// cannot match:
     ///
-    /// * each keyword spelled the same at the same place, or lying within it and
-    ///   ending where it ends (`token` in `ado_token`), has a rule read from the
-    ///   keyword on, whose pattern must read a run of its [`run_after`] class past
-    ///   it, or (the keyword itself) a rule whose match starts with a run of at least
-    ///   `min` bytes before it: a byte outside every such class within the shortest
-    ///   run after (and one within the shortest `min` before) ends them all,
-    ///   unmatched; or, for the rules read from the keyword on, a run past the
-    ///   longest of their gates' bounded run caps (`opening::RunCap`), of bytes in
-    ///   all their classes, ends those with one, where the two bytes after the
-    ///   keyword end the others (see [`Gate::kills`]);
+    /// * each keyword spelled the same at the same place, or lying within it (`token`
+    ///   in `ado_token`, `sk-` in `sk-lf-`), has a rule read from its start on, whose
+    ///   pattern, read through the rest of the keyword ([`read_past`]), dies within
+    ///   it or must read a run of its class past it, or (starting the keyword) a rule
+    ///   whose match starts with a run of at least `min` bytes before it: a byte
+    ///   outside every such class within the shortest run after (and one within the
+    ///   shortest `min` before) ends them all, unmatched; or, where every keyword
+    ///   read on ends where the storm's does, for the rules read from the keyword on,
+    ///   a run past the longest of their gates' bounded run caps (`opening::RunCap`),
+    ///   of bytes in all their classes, ends those with one, where the two bytes
+    ///   after the keyword end the others (see [`Gate::kills`]: a gate counts from
+    ///   its own keyword's end);
     /// * a longer keyword whose signature lies at the flag and which runs past the
     ///   keyword's end needs its next two bytes right after the keyword
     ///   (`after_pairs`; its next byte, `after`, when it has one more or there are
     ///   too many), and one that starts before the keyword, its byte right before
     ///   (`before`): a position with such bytes is kept, unless none of those
     ///   keywords occurs there (`others`: their bytes, up to [`OTHERS`] keywords); one
-    ///   whose bytes over the keyword's differ from them is not there;
-    /// * a keyword that lies within the storm's and ends before it (`sk-` in
-    ///   `sk-lf-`, `azdo` in `azdo_pat`) has a rule whose pattern, read through the
-    ///   rest of the storm's keyword ([`read_past`]), dies within it, or must read a
-    ///   run of its class past it (as the keyword's own, but its gate's run cap and
-    ///   kills, which count from its own end, are not read: no cap), or (starting
-    ///   the storm's) a rule whose match starts with a run before it.
+    ///   whose bytes over the keyword's differ from them is not there.
     ///
     /// `None` too for keywords shorter than 3 bytes or longer than [`STORM_WORD`], or
     /// with a rule of neither kind. (Without the sieve, only a keyword of up to 8
@@ -1114,15 +1108,29 @@ impl Dense {
                 if d < 0 {
                     add(&mut before, other[(-d - 1) as usize]);
                     others.push((o, d));
-                } else if end == len as isize {
-                    // The keyword itself, or one that ends where it does (`token` in
-                    // `ado_token`): its rules read on from the same byte.
+                } else if end > len as isize {
+                    // Past the keyword: its next byte, or its next two.
+                    let next = (len as isize - d) as usize;
+                    match other.get(next + 1) {
+                        Some(&second) => after_pairs.push([other[next], second]),
+                        None => add(&mut after, other[next]),
+                    }
+                    others.push((o, d));
+                } else {
+                    // The keyword itself, or one within it: its rules read the rest of
+                    // the keyword (none where it ends where the keyword does, `token`
+                    // in `ado_token`; `-lf-` after `sk-` in `sk-lf-`), then on from
+                    // its end, or die within it; the run before it, where it starts
+                    // the keyword.
                     match &gates.sources[o as usize].2 {
                         Some(Source::Pattern(pattern, ..)) => {
-                            let r = run_after(pattern, other)?;
+                            let Past::Run(r) = read_past(pattern, &kw[d as usize..])? else {
+                                continue;
+                            };
                             union(&mut run, r.class);
                             n = n.min(r.n);
-                            let gate = gates.get(o);
+                            // A gate's cap and kills count from its own keyword's end.
+                            let gate = gates.get(o).filter(|_| end == len as isize);
                             let bounded = gate.and_then(|g| g.cap.as_deref()).filter(|c| c.bounded);
                             cap = match (cap, bounded, gate.and_then(Gate::kills)) {
                                 (Some((mut class, most, kills)), Some(c), _) => {
@@ -1145,36 +1153,6 @@ impl Dense {
                             };
                         }
                         // A run shorter than `min` rules the hit out.
-                        Some(Source::Before(r)) if r.min > 0 && d == 0 => {
-                            union(&mut back, r.class);
-                            back_n = back_n.min(r.min);
-                        }
-                        _ => return None,
-                    }
-                } else if end > len as isize {
-                    // Past the keyword: its next byte, or its next two.
-                    let next = (len as isize - d) as usize;
-                    match other.get(next + 1) {
-                        Some(&second) => after_pairs.push([other[next], second]),
-                        None => add(&mut after, other[next]),
-                    }
-                    others.push((o, d));
-                } else {
-                    // Within the keyword, ending before it (`secret` in `secret_`): its
-                    // rules read the rest of the keyword, then on from its end, or
-                    // die within it; the run it needs before it, where it starts it.
-                    match &gates.sources[o as usize].2 {
-                        Some(Source::Pattern(pattern, ..)) => {
-                            match read_past(pattern, &kw[d as usize..])? {
-                                Past::Dies => {}
-                                Past::Run(r) => {
-                                    union(&mut run, r.class);
-                                    n = n.min(r.n);
-                                    // Its gate's cap and kills count from its own end.
-                                    cap = None;
-                                }
-                            }
-                        }
                         Some(Source::Before(r)) if r.min > 0 && d == 0 => {
                             union(&mut back, r.class);
                             back_n = back_n.min(r.min);
