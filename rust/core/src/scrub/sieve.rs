@@ -1645,7 +1645,12 @@ impl StormTables {
                 let next = of(at(p + LANES), outside);
                 carried.cap = Some(next);
                 let outside = u128::from(here) | u128::from(next) << 64;
-                let mut capped = !ahead_bits(outside, n, self.len);
+                // (None outside the class in the two steps, as in a word storm: all
+                // capped, no windows doubled.)
+                let mut capped = match outside {
+                    0 => u64::MAX,
+                    _ => !ahead_bits(outside, n, self.len),
+                };
                 if let Some(first) = self.cap_first.filter(|_| capped != 0) {
                     let next = at(p + self.len);
                     let mut kills = of(next, first);
