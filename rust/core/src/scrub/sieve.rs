@@ -48,7 +48,9 @@
 //! share one again), asked by every step with a flag while that drops some (see
 //! [`SpreadAsked`]): a position stays flagged where both sets flag it. Words both sets
 //! flag remain (`AISA`); a step with several flags sorts its positions by two bitmaps
-//! of the signatures' first three bytes before it looks any up ([`KeyFilter`]).
+//! of the signatures' first three bytes before it looks any up ([`KeyFilter`]), and
+//! first drops those that begin as the last place the bitmaps sorted out did (a
+//! storm of one such word calls the filter once).
 //!
 //! A storm that does not repeat (a keyword and a random byte, again and again) is a
 //! flag at each of its keywords, and each flag a lookup: [`Sieve::find_storm`] clears
