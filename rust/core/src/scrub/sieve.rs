@@ -1016,7 +1016,7 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
             // filter sorted out did: in a storm of a word both sets of buckets flag
             // (`AISA` and a random byte), all of them, the filter not called. (Not
             // in a storm part, whose flags the drop leaves are seldom that: asked
-            // there, the storms of `sk-` and `AZDO` read ~5-7 % slower.)
+            // there, the storms of `sk-` and `AZDO` read ~5-8 % slower.)
             if let Some([a, b, c]) = sorted_out {
                 let is = |v: __m512i, c: u8| {
                     let v = f._mm512_or_si512(v, f._mm512_set1_epi8(fold_of(c) as i8));
