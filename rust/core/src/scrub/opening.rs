@@ -314,11 +314,14 @@ impl RunCap {
 /// The run a pattern must read right after a keyword before it can match: every byte
 /// at offsets `0..n` after the keyword (any spelling of it) is of `class`, or the
 /// pattern dies there unmatched. What a dense block drops a storm's hits by, 64 at a
-/// time (see `prefilter::Storm`).
+/// time (see `prefilter::Storm`). `depths` holds the bytes each offset of the run
+/// reads (`n` of them, their union `class`): a JWT's first 15 are of
+/// `[A-Za-z0-9_-]`, the dot only after.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct RunAfter {
     pub class: ByteClass,
     pub n: usize,
+    pub depths: Vec<ByteClass>,
 }
 
 /// The most bytes after a keyword [`read_past`] reads.
@@ -390,6 +393,8 @@ pub(crate) fn read_past(pattern: &str, bytes: &[u8]) -> Option<Past> {
         }
     }
     let mut live = vec![false; reps.len()];
+    // The classes each depth reads, by class.
+    let mut depths: Vec<Vec<bool>> = Vec::new();
     let mut sets: Vec<Set> = reader.after;
     sets.sort_unstable();
     sets.dedup();
@@ -397,17 +402,19 @@ pub(crate) fn read_past(pattern: &str, bytes: &[u8]) -> Option<Past> {
     while n < RUN_AFTER && !sets.is_empty() {
         let mut next: Vec<Set> = Vec::new();
         let mut matched = false;
+        let mut here = vec![false; reps.len()];
         for set in &sets {
             for (c, &b) in reps.iter().enumerate() {
                 let to = closure(&nfa, step(&nfa, set, b))?;
                 if to.is_empty() {
                     continue;
                 }
-                live[c] = true;
+                (live[c], here[c]) = (true, true);
                 matched |= is_match(&to);
                 next.push(to);
             }
         }
+        depths.push(here);
         n += 1;
         next.sort_unstable();
         next.dedup();
@@ -416,16 +423,20 @@ pub(crate) fn read_past(pattern: &str, bytes: &[u8]) -> Option<Past> {
         }
         sets = next;
     }
-    let mut class = [0u64; 4];
-    for b in 0..=255u8 {
-        if live[usize::from(classes.get(b))] {
-            class[usize::from(b) / 64] |= 1 << (b % 64);
+    let class_of = |live: &[bool]| {
+        let mut class = [0u64; 4];
+        for b in 0..=255u8 {
+            if live[usize::from(classes.get(b))] {
+                class[usize::from(b) / 64] |= 1 << (b % 64);
+            }
         }
-    }
+        ByteClass::from_words(class)
+    };
     (n > 0).then(|| {
         Past::Run(RunAfter {
-            class: ByteClass::from_words(class),
+            class: class_of(&live),
             n,
+            depths: depths.iter().map(|here| class_of(here)).collect(),
         })
     })
 }
@@ -1155,25 +1166,23 @@ mod tests {
     fn runs_after_keywords_go_to_the_first_possible_match() {
         let class = |c: &str| ByteClass::parse("t", "class", c).unwrap().unwrap();
         let run = |pattern: &str, keyword: &str| run_after(pattern, keyword.as_bytes());
-        assert_eq!(
-            run("ghp_[0-9A-Za-z]{36,255}", "ghp_"),
-            Some(RunAfter {
-                class: class("[0-9A-Za-z]"),
-                n: 36
-            })
-        );
+        let ghp = run("ghp_[0-9A-Za-z]{36,255}", "ghp_").unwrap();
+        assert_eq!((ghp.class, ghp.n), (class("[0-9A-Za-z]"), 36));
+        assert!(ghp.depths == vec![class("[0-9A-Za-z]"); 36]);
         // The literal part is of the class too; the run stops at the first match.
-        assert_eq!(
-            run("sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}", "sk-"),
-            Some(RunAfter {
-                class: class("[A-Za-z0-9]"),
-                n: 48
-            })
-        );
-        // Every byte some depth reads is of the class: 15, a dot, `eyJ`, 15 more.
+        let legacy = run("sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}", "sk-").unwrap();
+        assert_eq!((legacy.class, legacy.n), (class("[A-Za-z0-9]"), 48));
+        assert_eq!(legacy.depths[20], class("T"));
+        // Every byte some depth reads is of the class: 15, a dot, `eyJ`, 15 more; the
+        // dot not before the sixteenth, the slash not before the twentieth.
         let jwt = run("eyJ[A-Za-z0-9_-]{15,}\\.eyJ[A-Za-z0-9_/-]{15,}", "eyJ").unwrap();
         assert_eq!(jwt.n, 34);
         assert_eq!(jwt.class, class("[A-Za-z0-9_./-]"));
+        assert!(jwt.depths[..15] == vec![class("[A-Za-z0-9_-]"); 15]);
+        assert_eq!(jwt.depths[15], class("[A-Za-z0-9_.-]"));
+        assert_eq!(jwt.depths[16], jwt.depths[15]);
+        assert!(!jwt.depths[..19].iter().any(|d| d.contains(b'/')));
+        assert!(jwt.depths[19].contains(b'/'));
         // Longer than RUN_AFTER: cut there, which only keeps more hits.
         assert_eq!(run("x[a-z]{100}", "x").map(|r| r.n), Some(RUN_AFTER));
         // Any case of the keyword is read.
@@ -1197,13 +1206,11 @@ mod tests {
         assert_eq!(past(legacy, "sk-lf-"), Some(Past::Dies));
         assert_eq!(past("sk-[0-9]", "SK-ANT-"), Some(Past::Dies));
         // Read on: the run counts from the end of the bytes read.
-        assert_eq!(
-            past("(?i:secret)[_.-]?(?:key|token)[=:][0-9]{8}", "secret_"),
-            Some(Past::Run(RunAfter {
-                class: class("[=:keyton0-9]"),
-                n: 12
-            }))
-        );
+        let run = match past("(?i:secret)[_.-]?(?:key|token)[=:][0-9]{8}", "secret_") {
+            Some(Past::Run(run)) => (run.class, run.n),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(run, (class("[=:keyton0-9]"), 12));
         assert_eq!(
             past(legacy, "sk-"),
             run_after(legacy, b"sk-").map(Past::Run)

@@ -1082,6 +1082,13 @@ pub(crate) struct Storm {
     /// read).
     pub ends: [u8; 32],
     pub n: usize,
+    /// The same for the first `narrow_n` bytes of that run, where they read fewer
+    /// bytes than the whole run does (0: no such run; never without `ends`): a
+    /// JWT's first 15 bytes after `eyJ` hold no dot, which its later ones may (in a
+    /// storm of `eyJ` and a random byte, the copies whose whole run the class
+    /// continues and whose first 15 bytes hold a dot are half of those left).
+    pub narrow_ends: [u8; 32],
+    pub narrow_n: usize,
     /// The same for the run before the keyword.
     pub back_ends: [u8; 32],
     pub back_n: usize,
@@ -1160,6 +1167,8 @@ pub(crate) struct StormTables {
     /// The run after the keyword: the bytes that end it, and how far (none where no
     /// byte does: a lookup of each step's bytes saved).
     ahead: Option<(__m512i, usize)>,
+    /// [`Storm::narrow_ends`], read with `ahead`.
+    narrow: Option<(__m512i, usize)>,
     /// Whether a run is read after the keyword (ended or not).
     runs_on: bool,
     back: Option<(__m512i, usize)>,
@@ -1215,6 +1224,8 @@ impl Storm {
             fold: self.word.map(|c| splat(fold_of(c))),
             len: self.len,
             ahead: run(&self.ends, self.n, self.run_most()).filter(|_| self.ends != [0; 32]),
+            narrow: run(&self.narrow_ends, self.narrow_n, self.run_most())
+                .filter(|_| self.ends != [0; 32]),
             runs_on: self.n > 0,
             back: run(&self.back_ends, self.back_n, STORM_RUN),
             cap: run(&self.cap_ends, self.cap_n, self.run_most()),
@@ -1397,7 +1408,9 @@ impl Storm {
         let capped = self.cap_n > 0
             && (0..self.cap_n).all(|j| !has(&self.cap_ends, hay[at + self.len + j]))
             && (has(&self.cap_first, next) || then);
-        let ahead = self.n == 0 || (0..n).any(ends) || capped;
+        let narrow =
+            (0..self.narrow_n.min(n)).any(|j| has(&self.narrow_ends, hay[at + self.len + j]));
+        let ahead = self.n == 0 || (0..n).any(ends) || narrow || capped;
         let back = self.back_n == 0 || (1..=back_n).any(|j| has(&self.back_ends, hay[at - j]));
         occurs && ahead && back
     }
@@ -1509,6 +1522,8 @@ pub(crate) fn ghp_storm((n, back_n): (usize, usize), keeps: (bool, bool)) -> Sto
         off: 0,
         ends: class(true, b"_:/$-. @"),
         n,
+        narrow_ends: [0; 32],
+        narrow_n: 0,
         back_ends: class(true, b":/ @"),
         back_n,
         cap_ends: [0; 32],
@@ -1553,6 +1568,22 @@ pub(crate) fn with_cap(mut storm: Storm, n: usize, first: bool) -> Storm {
     storm
 }
 
+/// Tests: `storm` with a narrower run of `n` bytes after its keyword (see
+/// [`Storm::narrow_ends`]; 0 or a storm with no run after it: none), ended also by
+/// `-` and `.` (bytes of `ghp_units`' runs) and by lowercase letters from `p` on.
+#[cfg(test)]
+pub(crate) fn with_narrow(mut storm: Storm, n: usize) -> Storm {
+    if storm.n == 0 || storm.ends == [0; 32] {
+        return storm;
+    }
+    storm.narrow_ends = storm.ends;
+    for b in [b'-', b'.'].into_iter().chain(b'p'..=b'z') {
+        storm.narrow_ends[usize::from(b / 8)] |= 1 << (b % 8);
+    }
+    storm.narrow_n = n.min(storm.n);
+    storm
+}
+
 /// Tests: keywords that the places [`ghp_storm`] keeps (an `x` after, a `$` before,
 /// its pairs after) may begin, as [`Storm::others`]: `ghp_x.`, `a$ghp_` (its `a` two
 /// bytes before), `ghp_ab`, `ghp__:` and `ghp_9z` (some bytes left out: a keyword
@@ -1589,6 +1620,8 @@ struct Carried {
     back: u64,
     /// The bytes outside the cap's class, where the step read them.
     cap: Option<u64>,
+    /// The bytes that end the narrower run (see [`Storm::narrow_ends`]), where read.
+    narrow: Option<u64>,
 }
 
 /// The bytes around a step that [`StormTables::edge_drops`] copies: the step before,
@@ -1666,14 +1699,15 @@ impl StormTables {
             occurs &= bw._mm512_cmpeq_epi8_mask(v, self.word[j]);
         }
         // This step's run ends, as the step before found them where it did.
-        let (ahead_here, back_here, cap_here) = match *carried {
+        let (ahead_here, back_here, cap_here, narrow_here) = match *carried {
             Carried {
                 at: Some(at),
                 ahead,
                 back,
                 cap,
-            } if at == p => (Some(ahead), Some(back), cap),
-            _ => (None, None, None),
+                narrow,
+            } if at == p => (Some(ahead), Some(back), cap, narrow),
+            _ => (None, None, None, None),
         };
         *carried = Carried {
             at: Some(p + LANES),
@@ -1715,6 +1749,13 @@ impl StormTables {
             carried.ahead = next;
             let ends = u128::from(here) | u128::from(next) << 64;
             let mut dies = ahead_bits(ends, n, self.len);
+            // Those it leaves, whether the narrower run's ends come within it.
+            if let Some((ends, n)) = self.narrow.filter(|_| drops & !dies != 0) {
+                let here = narrow_here.unwrap_or_else(|| of(first[0], ends));
+                let next = of(at(p + LANES), ends);
+                carried.narrow = Some(next);
+                dies |= ahead_bits(u128::from(here) | u128::from(next) << 64, n, self.len);
+            }
             // The hits the run's ends leave are asked whether their run goes past
             // its cap (all of them in a storm of `token` and an alphanumeric byte;
             // in most storms, none).
@@ -2864,7 +2905,8 @@ mod tests {
 
         /// A storm scan drops exactly the flagged positions [`Storm::drops_at`] names,
         /// byte by byte (the keyword in any case, a byte that ends its run within `n`
-        /// bytes after it or a run past its cap, and no byte after or before it that
+        /// bytes after it, one that ends its narrower run within that run's bytes, or
+        /// a run past its cap, and no byte after or before it that
         /// keeps the hit, or, with `others`, none of the keywords it keeps the hit
         /// for there), and reports everything else the plain scan reports.
         #[test]
@@ -2877,13 +2919,14 @@ mod tests {
             after in 0usize..=PAIRS_AFTER,
             (cap, first) in (0usize..=STORM_RUN, any::<bool>()),
             off in 0usize..3,
+            narrow in 0usize..60,
         ) {
             let Some(sieve) = Sieve::new(&sigs(), &pairs()) else {
                 return Ok(());
             };
             let hay = ghp_units(&units);
             let storm = ghp_storm((n % 60, (n * 7) % 80), (true, true));
-            let mut storm = with_cap(storm, cap, first);
+            let mut storm = with_narrow(with_cap(storm, cap, first), narrow);
             // Flags read as lying `off` bytes into the keyword.
             storm.off = off;
             if others {

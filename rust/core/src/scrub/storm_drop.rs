@@ -55,6 +55,7 @@ struct Tables {
     word: [(__m256i, __m256i); STORM_WORD],
     len: usize,
     ahead: Option<(Set, usize)>,
+    narrow: Option<(Set, usize)>,
     back: Option<(Set, usize)>,
     cap: Option<(Set, usize)>,
     cap_first: Option<Set>,
@@ -98,6 +99,7 @@ impl Tables {
             word: storm.word.map(|c| (splat(c), splat(fold_of(c)))),
             len: storm.len,
             ahead: run(&storm.ends, storm.n, storm.run_most()),
+            narrow: run(&storm.narrow_ends, storm.narrow_n, storm.run_most()),
             back: run(&storm.back_ends, storm.back_n, STORM_RUN),
             cap: run(&storm.cap_ends, storm.cap_n, storm.run_most()),
             cap_first: (storm.cap_first != [u8::MAX; 32]).then(|| Set::of(&storm.cap_first)),
@@ -309,6 +311,12 @@ fn drops_in(
                 ahead_next = of64(simd, hay, p + LANES, ends);
                 let ends = u128::from(here) | u128::from(ahead_next) << 64;
                 let mut dies = ahead_bits(ends, n, t.len);
+                // Those it leaves, by the narrower run (read afresh each step).
+                if let Some((ends, n)) = t.narrow.filter(|_| drops & !dies != 0) {
+                    let here = of64(simd, hay, p, ends);
+                    let next = of64(simd, hay, p + LANES, ends);
+                    dies |= ahead_bits(u128::from(here) | u128::from(next) << 64, n, t.len);
+                }
                 // Those it leaves, by the run's cap (as the sieve's drop).
                 if let Some((outside, n)) = t.cap.filter(|_| drops & !dies != 0) {
                     let here = cap_here.unwrap_or_else(|| of64(simd, hay, p, outside));
@@ -937,7 +945,7 @@ pub(crate) fn copies(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scrub::sieve::{ghp_storm, ghp_units, with_cap};
+    use crate::scrub::sieve::{ghp_storm, ghp_units, with_cap, with_narrow};
     use proptest::prelude::*;
 
     /// For a walk, a signature in `u r u` keeps `r` out only where a keyword it
@@ -978,7 +986,8 @@ mod tests {
     proptest! {
         /// The drops of a part are, position by position, what [`Storm::drops_at`]
         /// states a byte at a time (the keyword in any case, a byte that ends its run
-        /// within `n` bytes after it and one within `back_n` before, no byte after or
+        /// within `n` bytes after it or its narrower run within that run's bytes, and
+        /// one within `back_n` before, no byte after or
         /// before it that keeps the hit, none of up to eight pairs after it), and
         /// none past the part; the signature's places are where its first `sig`
         /// bytes occur in any case, and the places as written those where they
@@ -994,13 +1003,15 @@ mod tests {
             written in proptest::option::of(0usize..3),
             pairs in 0usize..=PAIRS_AFTER,
             (cap, first) in (0usize..=STORM_RUN, any::<bool>()),
+            narrow in 0usize..60,
         ) {
             let Some(simd) = V3::try_new() else {
                 return Ok(());
             };
             let hay = ghp_units(&units);
             let runs = (if some[0] { n % 60 } else { 0 }, if some[1] { (n * 7) % 80 } else { 0 });
-            let mut storm = with_cap(ghp_storm(runs, (some[2], some[3])), cap, first);
+            let storm = with_cap(ghp_storm(runs, (some[2], some[3])), cap, first);
+            let mut storm = with_narrow(storm, narrow);
             // Fewer pairs than `FEW_PAIRS` are compared everywhere, more where the
             // lookups of their bytes say they may be.
             let all = [*b"ab", *b"_:", *b"9z", *b"xy", *b"a_", *b"$$", *b"@x", *b"zz"];
