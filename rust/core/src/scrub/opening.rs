@@ -392,7 +392,6 @@ pub(crate) fn read_past(pattern: &str, bytes: &[u8]) -> Option<Past> {
             reps.push(b);
         }
     }
-    let mut live = vec![false; reps.len()];
     // The classes each depth reads, by class.
     let mut depths: Vec<Vec<bool>> = Vec::new();
     let mut sets: Vec<Set> = reader.after;
@@ -409,7 +408,7 @@ pub(crate) fn read_past(pattern: &str, bytes: &[u8]) -> Option<Past> {
                 if to.is_empty() {
                     continue;
                 }
-                (live[c], here[c]) = (true, true);
+                here[c] = true;
                 matched |= is_match(&to);
                 next.push(to);
             }
@@ -432,6 +431,10 @@ pub(crate) fn read_past(pattern: &str, bytes: &[u8]) -> Option<Past> {
         }
         ByteClass::from_words(class)
     };
+    // The run's class: every class some depth reads.
+    let live: Vec<bool> = (0..reps.len())
+        .map(|c| depths.iter().any(|here| here[c]))
+        .collect();
     (n > 0).then(|| {
         Past::Run(RunAfter {
             class: class_of(&live),

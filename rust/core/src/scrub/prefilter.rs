@@ -1478,13 +1478,14 @@ fn narrow_run(run: &[u64; 4], depths: &[[u64; 4]]) -> ([u64; 4], usize) {
     if *run == [u64::MAX; 4] {
         return none;
     }
+    let whole = printable(run);
     let mut class = [0u64; 4];
     let mut best = (NARROW_LEAST - 1, none);
     for (k, depth) in depths.iter().enumerate() {
         for (w, d) in class.iter_mut().zip(depth) {
             *w |= d;
         }
-        let left_out = printable(run) - printable(&class);
+        let left_out = whole - printable(&class);
         if left_out * (k + 1) > best.0 {
             best = (left_out * (k + 1), (class, k + 1));
         }

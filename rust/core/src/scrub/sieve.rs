@@ -1162,7 +1162,7 @@ pub(crate) struct StormTables {
     /// The run after the keyword: the bytes that end it, and how far (none where no
     /// byte does: a lookup of each step's bytes saved).
     ahead: Option<(__m512i, usize)>,
-    /// [`Storm::narrow_ends`], read with `ahead`.
+    /// [`Storm::narrow_ends`], read only where `ahead` is.
     narrow: Option<(__m512i, usize)>,
     /// Whether a run is read after the keyword (ended or not).
     runs_on: bool,
@@ -1219,8 +1219,7 @@ impl Storm {
             fold: self.word.map(|c| splat(fold_of(c))),
             len: self.len,
             ahead: run(&self.ends, self.n, self.run_most()).filter(|_| self.ends != [0; 32]),
-            narrow: run(&self.narrow_ends, self.narrow_n, self.run_most())
-                .filter(|_| self.ends != [0; 32]),
+            narrow: run(&self.narrow_ends, self.narrow_n, self.run_most()),
             runs_on: self.n > 0,
             back: run(&self.back_ends, self.back_n, STORM_RUN),
             cap: run(&self.cap_ends, self.cap_n, self.run_most()),
