@@ -92,8 +92,8 @@ const PER_BUCKET: [usize; 2] = [13, 4];
 /// from memory (a large buffer, read once) came at the pace of its loads' misses: the
 /// 64 KiB chunks of a 64 MiB corpus (`stream64k`) read at ~3.2-3.5 GB/s, its first MiB
 /// read again and again at ~5.5-6.0. Asked 2 KiB ahead, 4.4-5.0 GB/s (1 KiB: 4.0-4.3,
-/// 4 KiB: 4.4); the hint's level (T0, T1, T2, NTA) did not matter, nor a burst asking
-/// for a call's first 2 KiB at its start.
+/// 4 KiB: 4.4); the hint's level (`_MM_HINT_T0`, `_T1`, `_T2`, `_NTA`) did not
+/// matter, nor a burst asking for a call's first 2 KiB at its start.
 const PREFETCH: usize = 2048;
 
 /// The class of a byte in the tables: its low six bits once bit 5 is cleared where
