@@ -2328,7 +2328,7 @@ fn prefetch(simd: V4, hay: &[u8], p: usize) {
         return;
     }
     simd.sse
-        ._mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(hay.as_ptr().wrapping_add(at).cast());
+        ._mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(hay[at..].as_ptr().cast());
 }
 
 /// The first 64 bytes of `bytes` as a register.
