@@ -1653,9 +1653,35 @@ impl StormTables {
     /// around it, zeros past the slice, and kept only at the positions whose every
     /// byte read lies in the slice (see [`Storm::edge_reads`]). Each had kept its
     /// places: at 64 KiB, half the lookups left in a storm of `sk-` and a random byte.
+    /// Out of the step loop, and so with the CPU's features enabled again: without
+    /// them, each intrinsic of the drop was a call (146 of them).
     #[cold]
     #[inline(never)]
-    fn edge_drops(&self, sieve: &Sieve, vbmi: Vbmi, (hay, p): (&[u8], usize)) -> u64 {
+    fn edge_drops(&self, sieve: &Sieve, vbmi: Vbmi, at: (&[u8], usize)) -> u64 {
+        struct Edge<'a> {
+            storm: &'a StormTables,
+            sieve: &'a Sieve,
+            vbmi: Vbmi,
+            at: (&'a [u8], usize),
+        }
+        impl pulp::NullaryFnOnce for Edge<'_> {
+            type Output = u64;
+            #[inline(always)]
+            fn call(self) -> u64 {
+                self.storm.edge_drops_here(self.sieve, self.vbmi, self.at)
+            }
+        }
+        vbmi.vectorize(Edge {
+            storm: self,
+            sieve,
+            vbmi,
+            at,
+        })
+    }
+
+    /// [`StormTables::edge_drops`]' work, inlined where the features are enabled.
+    #[inline(always)]
+    fn edge_drops_here(&self, sieve: &Sieve, vbmi: Vbmi, (hay, p): (&[u8], usize)) -> u64 {
         let (before, after) = self.reads;
         let valid = (0..LANES)
             .filter(|&i| p + i >= before && p + i + after <= hay.len())
