@@ -837,6 +837,11 @@ const BACK: u32 = 0xffff;
 const CASED: u32 = 16;
 
 pub(crate) const BLOCK: usize = 4096;
+
+/// The most blocks a storm part read by the sieve spans while its storm lasts (see
+/// [`StormState::lasting`]).
+const STORM_BLOCKS: usize = 4;
+
 /// What one call of Teddy's searchers reads of a slice that is not dense: four blocks
 /// (each call has a cost of its own).
 const TEDDY_READ: usize = 4 * BLOCK;
@@ -2015,6 +2020,9 @@ pub(crate) struct StormState {
     /// byte) makes the next wait 1, 2, 4 … 16 parts; each had been a scan of its part
     /// for nothing (that storm: ~3.6 GB/s, ~5 with the wait).
     pub(crate) tried: Backoff,
+    /// Whether the last storm part the sieve read kept its storm (its drop paid): the
+    /// next spans up to [`STORM_BLOCKS`] blocks.
+    lasting: bool,
     /// Space for the signature's places, drops, places as written and the storm
     /// keyword's deaths in a dense part where there is no sieve (see
     /// [`super::storm_drop::drops`] and [`Prefilter::storm_teddy`]).
@@ -2025,6 +2033,9 @@ pub(crate) struct StormState {
     /// storm keyword found as written that were spelled otherwise.
     #[cfg(test)]
     pub(crate) dropped: usize,
+    /// Tests only: the storm parts the sieve read.
+    #[cfg(test)]
+    pub(crate) parts: usize,
 }
 
 /// A storm's units as written whose stretches of copies its Teddy passes skip (see
@@ -2979,6 +2990,16 @@ impl Prefilter {
                         !dense_block && at == 0 && (sieve.is_some() || hay.len() > TEDDY_READ);
                     let mut to = if probe {
                         PROBE
+                    } else if dense_block
+                        && sieve.is_some()
+                        && storm.keyword.is_some()
+                        && storm.lasting
+                    {
+                        // A storm the sieve's last part kept goes on for up to
+                        // `STORM_BLOCKS` blocks at once: a part costs its setup (its
+                        // tables, the step's state, the gates' memory, the period's
+                        // question).
+                        (at / BLOCK + STORM_BLOCKS) * BLOCK
                     } else if dense_block || sieve.is_some() {
                         // After a probe, the rest of its block.
                         (at / BLOCK + 1) * BLOCK
@@ -3107,6 +3128,7 @@ impl Prefilter {
                         if let Some(k) = self.spread_storm(keywords, &hits[before..], to - at) {
                             storm.keyword = Some(k);
                             storm.other_case = false;
+                            storm.lasting = false;
                             dense_block = true;
                         }
                     }
@@ -3288,10 +3310,13 @@ impl Prefilter {
             other_case,
             period: storm_period,
             tried: storm_tried,
+            lasting,
             drops: storm_drops,
             copying,
             #[cfg(test)]
                 dropped: storm_dropped,
+            #[cfg(test)]
+                parts: storm_parts,
         } = storm;
         // Read by the period's search too.
         let storm = std::cell::Cell::from_mut(storm);
@@ -3310,6 +3335,7 @@ impl Prefilter {
                     #[cfg(test)]
                     {
                         *storm_dropped += got.map_or(0, |(_, dropped)| dropped);
+                        *storm_parts += 1;
                     }
                     // Back to the walk where the storm is over: fewer drops than
                     // one every `SIEVE_SPREAD_EVERY` bytes (see `spread_storm`), or
@@ -3324,6 +3350,7 @@ impl Prefilter {
                         storm.set(None);
                     }
                     storm_tried.answer(!over);
+                    *lasting = !over;
                     match got {
                         // The sieve found the two-byte keywords too.
                         Some((n, _)) if sieve.0.has_pairs() => return n,
@@ -3397,6 +3424,7 @@ impl Prefilter {
                 {
                     storm.set(Some(keyword));
                     other_case.set(misspelled);
+                    *lasting = false;
                 }
                 n
             });
@@ -4968,6 +4996,43 @@ mod tests {
         let (mut hits, mut dense) = (Vec::new(), false);
         pre.find(&ordinary, &mut Scratch::default(), &mut hits, &mut dense);
         assert!(!dense, "ordinary text walked");
+    }
+
+    /// A storm whose last part the sieve's drop paid for goes on in parts of up to
+    /// [`STORM_BLOCKS`] blocks (each part costs its setup): `sk-` two bytes apart,
+    /// four slices of 64 KiB (64 blocks), is read in at most half as many parts as
+    /// blocks, a block at a time where its storm begins.
+    #[test]
+    fn lasting_storms_are_read_in_parts_of_several_blocks() {
+        let set = crate::scrub::RuleSet::builtin();
+        let pre = &set.prefilter;
+        if pre
+            .keywords
+            .as_ref()
+            .and_then(|k| k.sieve.as_ref())
+            .is_none()
+        {
+            return; // no AVX-512: Teddy reads storms
+        }
+        let mut text = storm_between(b"sk-", 4 << 16, b"aZ09_-.:= ", 2);
+        text.truncate(4 << 16);
+        let (mut scratch, mut dense) = (Scratch::default(), false);
+        for piece in text.chunks(1 << 16) {
+            let mut hits = Vec::new();
+            pre.find_gated(
+                piece,
+                &mut scratch,
+                &mut hits,
+                &mut dense,
+                (true, None, usize::MAX),
+            );
+        }
+        let (parts, blocks) = (scratch.storm.parts, text.len() / BLOCK);
+        assert!(parts > 0, "a storm of `sk-` is read as one");
+        assert!(
+            2 * parts <= blocks,
+            "{parts} storm parts for {blocks} blocks"
+        );
     }
 
     /// With the sieve, the built-in signatures' buckets are dealt apart a second time
