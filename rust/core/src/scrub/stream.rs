@@ -121,7 +121,8 @@ const FOLLOW_MAX: u64 = 1024;
 const JOIN_MAX: u64 = 512;
 
 /// The hits after which a scan stops, at the end of the prefilter's block that
-/// reached them, to resolve what it found before it reads on. In a storm whose
+/// reached them (or its storm part, up to four blocks), to resolve what it found
+/// before it reads on. In a storm whose
 /// every repetition matches (`pwd=pwd=…`), the first candidate overflows and the rest
 /// of the slice is swallowed: before, all of its ~16,000 hits were found and queued
 /// first, and only then dropped.
