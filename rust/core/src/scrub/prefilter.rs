@@ -2021,7 +2021,8 @@ pub(crate) struct StormState {
     /// for nothing (that storm: ~3.6 GB/s, ~5 with the wait).
     pub(crate) tried: Backoff,
     /// Whether the last storm part the sieve read kept its storm (its drop paid): the
-    /// next spans up to [`STORM_BLOCKS`] blocks.
+    /// next spans up to [`STORM_BLOCKS`] blocks. Set only there, and cleared where the
+    /// storm's keyword is set or ends, so it holds only with the sieve and a keyword.
     lasting: bool,
     /// Space for the signature's places, drops, places as written and the storm
     /// keyword's deaths in a dense part where there is no sieve (see
@@ -2990,11 +2991,7 @@ impl Prefilter {
                         !dense_block && at == 0 && (sieve.is_some() || hay.len() > TEDDY_READ);
                     let mut to = if probe {
                         PROBE
-                    } else if dense_block
-                        && sieve.is_some()
-                        && storm.keyword.is_some()
-                        && storm.lasting
-                    {
+                    } else if dense_block && storm.lasting {
                         // A storm the sieve's last part kept goes on for up to
                         // `STORM_BLOCKS` blocks at once: a part costs its setup (its
                         // tables, the step's state, the gates' memory, the period's
