@@ -219,8 +219,9 @@ struct RunGroup {
 /// Each class's run (see [`BeforeRuns`]) ending at a stream offset, carried from one
 /// question to the next: a stream written a byte at a time is asked at every byte,
 /// and in a storm of capitals the walk back ran the longest class's `max` (77
-/// bytes) each time, half of a write's cost. From the offset it was left at, the
-/// bytes since are read forward instead.
+/// bytes) each time, half of a write's cost. From the offset it was left at, only
+/// the bytes since are read (back, as far as the runs they end go; those that go
+/// through all of them are extended).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RunsAt {
     /// The stream offset the runs end at; `None`: not carried.
@@ -232,13 +233,19 @@ pub(crate) struct RunsAt {
     last: Option<u64>,
     /// Per class, group after group: its run's length, `max + 1` for a longer one.
     len: Vec<u16>,
+    /// Whether some class's run was [`SHORT`] bytes or longer, within its `max`, where
+    /// the runs were left.
+    long: bool,
+    /// Walks back that read further than [`SHORT`] bytes or failed there (tests).
+    #[cfg(test)]
+    walks: usize,
 }
 
-/// The most bytes read forward from where [`RunsAt`] was left (a byte costs a step
-/// of every class); further, the runs are measured back from the end, which stops
-/// where the last class's run does (a few bytes in ordinary text, the longest `max`
-/// and a byte at most).
-const FORWARD: u64 = 4;
+/// The most bytes read from where [`RunsAt`] was left; further, the runs are measured
+/// back from the end without being carried. A word storm written a byte at a time
+/// asks where its partial keyword starts, a keyword and a byte on each time (with
+/// four, `secret` and a letter walked back the longest class's `max` twice a copy).
+const FORWARD: u64 = 16;
 
 /// The longest walk back [`BeforeRuns::longest_at`] tries before the runs carried.
 const SHORT: usize = 12;
@@ -343,84 +350,95 @@ impl BeforeRuns {
             at.is_some_and(|at| at >= start && end.checked_sub(at).is_some_and(|d| d <= FORWARD))
         };
         let last = runs.last.replace(end);
+        let kept = |runs: &RunsAt| {
+            near(runs.at) && start >= runs.from && runs.len.len() == self.maxes.len()
+        };
         // Ordinary text's runs end within a word: walked back, they cost less than
-        // the runs carried (a step of every class a byte).
-        if let Some(best) = self.longest_within(text, SHORT) {
-            return best;
-        }
-        if near(runs.at) && start >= runs.from && runs.len.len() == self.maxes.len() {
-            let at = runs.at.expect("near");
-            for &b in &text[(at - start) as usize..] {
-                self.step(&mut runs.len, b);
+        // the runs carried. Not where the runs carried were long at the last
+        // question: a word storm written a byte at a time (`secret` and a letter,
+        // again and again) walked back in vain at each byte.
+        if !runs.long || !kept(runs) {
+            if let Some(best) = self.longest_within(text, SHORT) {
+                return best;
             }
+            #[cfg(test)]
+            {
+                runs.walks += 1;
+            }
+        }
+        if kept(runs) {
+            let at = runs.at.expect("near");
+            self.advance(&mut runs.len, &text[(at - start) as usize..]);
         } else if near(last) {
             // Asked again a few bytes on: the runs are measured, to be carried.
+            #[cfg(test)]
+            {
+                runs.walks += 1;
+            }
             runs.len.clear();
             runs.len.resize(self.maxes.len(), 0);
-            self.measure(text, &mut runs.len);
+            self.advance(&mut runs.len, text);
             runs.from = start;
         } else {
             // Asked far apart (a chunk of 32 bytes or more at a time): a walk back.
+            #[cfg(test)]
+            {
+                runs.walks += 1;
+            }
             runs.at = None;
             return self.longest(text);
         }
         runs.at = Some(end);
         // A run carried from bytes before `text` is as long as `text` within it.
         let avail = text.len().min(usize::from(u16::MAX)) as u16;
-        let mut best = 0;
+        let (mut best, mut long) = (0, false);
         for (&n, &max) in runs.len.iter().zip(&self.maxes) {
             let n = n.min(avail);
             if n <= max {
                 best = best.max(n);
             }
+            long |= usize::from(n.min(max)) >= SHORT;
         }
+        // Whether a walk back of `SHORT` bytes would fail here (some class's run
+        // still going): then the next question near this one reads on from here.
+        runs.long = long && usize::from(avail) > SHORT;
         usize::from(best)
     }
 
-    /// Each class's run ending at the end of `text` into `len` (`max + 1` for one
-    /// longer than its `max`), measured back as [`BeforeRuns::longest`] does.
+    /// Each class's run (`max + 1` for one longer than its `max`) in `len`, from
+    /// where they ended to `bytes` further on: measured back over `bytes` as
+    /// [`BeforeRuns::longest`] does, to where each class's run ends, and those that
+    /// go through all of them extended. (From zeros, the runs ending at the end of
+    /// `bytes`.)
     #[inline(never)]
-    fn measure(&self, text: &[u8], len: &mut [u16]) {
+    fn advance(&self, len: &mut [u16], bytes: &[u8]) {
         for (g, classes) in self.grouped() {
             let (len, maxes) = (&mut len[classes.clone()], &self.maxes[classes]);
-            // The classes of `classes` get `n(k)`.
-            let set = |len: &mut [u16], mut classes: u64, n: &dyn Fn(usize) -> u16| {
+            // The classes of `classes` get `n(k, their run)`.
+            let set = |len: &mut [u16], mut classes: u64, n: &dyn Fn(usize, u16) -> u16| {
                 while classes != 0 {
                     let k = classes.trailing_zeros() as usize;
-                    len[k] = n(k);
+                    len[k] = n(k, len[k]);
                     classes &= classes - 1;
                 }
             };
             let mut alive = g.every;
             let mut n = 0;
-            for &b in text.iter().rev() {
+            for &b in bytes.iter().rev() {
                 let m = g.member[usize::from(b)];
-                set(len, alive & !m, &|_| n as u16);
+                set(len, alive & !m, &|_, _| n as u16);
                 alive &= m;
                 n += 1;
                 let over = alive & g.over.get(n).copied().unwrap_or(u64::MAX);
-                set(len, over, &|k| maxes[k] + 1);
+                set(len, over, &|k, _| maxes[k] + 1);
                 alive &= !over;
                 if alive == 0 {
                     break;
                 }
             }
-            set(len, alive, &|_| n as u16);
-        }
-    }
-
-    /// The runs `len` one byte `b` further on.
-    fn step(&self, len: &mut [u16], b: u8) {
-        for (g, classes) in self.grouped() {
-            let m = g.member[usize::from(b)];
-            let (len, maxes) = (&mut len[classes.clone()], &self.maxes[classes]);
-            for (k, (n, &max)) in len.iter_mut().zip(maxes).enumerate() {
-                *n = if m >> k & 1 != 0 {
-                    (*n + 1).min(max + 1)
-                } else {
-                    0
-                };
-            }
+            set(len, alive, &|k, was| {
+                (usize::from(was) + n).min(usize::from(maxes[k]) + 1) as u16
+            });
         }
     }
 }
@@ -2655,7 +2673,7 @@ mod tests {
             text in "[0-9a-fA-Z_:. -]{0,300}",
             asks in prop::collection::vec(
                 (
-                    prop_oneof![0usize..6, 0usize..200],
+                    prop_oneof![0usize..6, 0usize..24, 0usize..200],
                     prop_oneof![4 => Just(0usize), 1 => 0usize..40],
                     prop_oneof![4 => Just(0usize), 1 => 0usize..3],
                 ),
@@ -2680,5 +2698,29 @@ mod tests {
                 prop_assert_eq!(runs.longest_at(&text[base..end], end as u64, &mut carried), want);
             }
         }
+    }
+
+    /// A word storm written a byte at a time is asked, at each byte, for the run before
+    /// its partial keyword's start, which moves on a copy at a time (`secret` and a
+    /// letter or digit, again and again: every byte of the built-in classes' runs).
+    /// Once its runs are carried, it walks back no more: they are read on from where
+    /// they were left. (With runs carried four bytes at most, it walked back twice
+    /// a copy, the longest class's `max` each time.)
+    #[test]
+    fn a_word_storm_asked_at_each_byte_reads_its_runs_on() {
+        let runs = &RuleSet::builtin().before_runs;
+        let text: Vec<u8> = (0..700)
+            .flat_map(|i| [&b"secret"[..], &[b"Za09"[i % 4]]].concat())
+            .collect();
+        let mut carried = RunsAt::default();
+        for i in 1..=text.len() {
+            let end = i - i % 7;
+            let want = runs.longest(&text[..end]);
+            assert_eq!(
+                runs.longest_at(&text[..end], end as u64, &mut carried),
+                want
+            );
+        }
+        assert!(carried.walks <= 3, "{} walks back", carried.walks);
     }
 }
