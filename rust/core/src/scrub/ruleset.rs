@@ -367,8 +367,11 @@ impl BeforeRuns {
             }
         }
         if kept(runs) {
+            // (Asked again at the same end, as a partial keyword grows: as they were.)
             let at = runs.at.expect("near");
-            self.advance(&mut runs.len, &text[(at - start) as usize..]);
+            if at < end {
+                self.advance(&mut runs.len, &text[(at - start) as usize..]);
+            }
         } else if near(last) {
             // Asked again a few bytes on: the runs are measured, to be carried.
             #[cfg(test)]
