@@ -537,7 +537,7 @@ struct Loosened {
     /// Per state (by its index), the bytes on which it goes back to itself, where
     /// there are [`LOOP_MIN`] or more: a run of them is read a table lookup a byte,
     /// none waiting on the one before (`quoted-key-value`'s `[A-Za-z0-9_.-]*`).
-    loops: Vec<Option<Box<[bool; 256]>>>,
+    loops: Vec<Option<Box<Swallow>>>,
 }
 
 /// The fewest bytes on which a [`Loosened`] state goes back to itself for it to read
@@ -585,25 +585,27 @@ impl Loosened {
             .ok()?;
         // Every state reachable from the start, and the bytes each loops on.
         let index = |s: StateID| s.as_usize() >> dfa.stride2();
-        let mut loops: Vec<Option<Box<[bool; 256]>>> = Vec::new();
+        let mut loops: Vec<Option<Box<Swallow>>> = Vec::new();
         let mut seen = vec![false; dfa.memory_usage() / 4 + 1];
         let mut todo = vec![start];
         seen[index(start)] = true;
         while let Some(state) = todo.pop() {
-            let mut table = Box::new([false; 256]);
+            let mut words = [0u64; 4];
             for b in 0..=255u8 {
                 let next = dfa.next_state(state, b);
-                table[usize::from(b)] = next == state;
+                if next == state {
+                    words[usize::from(b >> 6)] |= 1 << (b & 63);
+                }
                 if !seen[index(next)] {
                     seen[index(next)] = true;
                     todo.push(next);
                 }
             }
-            if table.iter().filter(|&&t| t).count() >= LOOP_MIN {
+            if words.iter().map(|w| w.count_ones() as usize).sum::<usize>() >= LOOP_MIN {
                 if loops.len() <= index(state) {
                     loops.resize(index(state) + 1, None);
                 }
-                loops[index(state)] = Some(table);
+                loops[index(state)] = Some(Box::new(Swallow::new(ByteClass::from_words(words))));
             }
         }
         Some(Loosened { dfa, start, loops })
@@ -628,9 +630,7 @@ impl Loosened {
             }
             let index = state.as_usize() >> dfa.stride2();
             if let Some(Some(table)) = self.loops.get(index) {
-                i += (text[i..].iter())
-                    .position(|&b| !table[usize::from(b)])
-                    .unwrap_or(text.len() - i);
+                i += table.run(&text[i..]);
             }
         }
         false

@@ -19,7 +19,9 @@ use super::guard::{is_filler, is_placeholder};
 use super::opening::NOT_SEEN;
 use super::prefilter::{same_run, Hit, Kill, Run, Scratch, KILL_READS};
 use super::rules::Tier;
+use super::ruleset::ByteClass;
 use super::ruleset::{BeforeRun, Reading, Rule, RuleSet, RunsAt, SecretCache};
+use super::swallow::Swallow;
 
 /// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
 const SLICE: usize = 64 * 1024;
@@ -394,7 +396,7 @@ pub(super) struct Head {
 /// state past them is read step by step.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Loops {
-    states: Vec<(StateID, Box<[bool; 256]>)>,
+    states: Vec<(StateID, Box<Swallow>)>,
     /// Tests only: the bytes read by the tables.
     #[cfg(test)]
     read: u64,
@@ -406,16 +408,19 @@ const LOOPS: usize = 16;
 impl Loops {
     /// The bytes on which `state` goes back to itself in `dfa`, or `None` when the rule
     /// has tables for [`LOOPS`] other states.
-    fn table(&mut self, dfa: &dense::DFA<Vec<u32>>, state: StateID) -> Option<&[bool; 256]> {
+    fn table(&mut self, dfa: &dense::DFA<Vec<u32>>, state: StateID) -> Option<&Swallow> {
         let i = match self.states.iter().position(|(s, _)| *s == state) {
             Some(i) => i,
             None if self.states.len() == LOOPS => return None,
             None => {
-                let mut t = Box::new([false; 256]);
+                let mut words = [0u64; 4];
                 for b in 0..=255u8 {
-                    t[b as usize] = dfa.next_state(state, b) == state;
+                    if dfa.next_state(state, b) == state {
+                        words[usize::from(b >> 6)] |= 1 << (b & 63);
+                    }
                 }
-                self.states.push((state, t));
+                let class = ByteClass::from_words(words);
+                self.states.push((state, Box::new(Swallow::new(class))));
                 self.states.len() - 1
             }
         };
@@ -2635,9 +2640,7 @@ fn run(
                 _ => None,
             };
             if let Some(table) = table {
-                let k = (buf[at(pos)..at(stop)].iter())
-                    .position(|&b| !table[b as usize])
-                    .unwrap_or((stop - pos) as usize);
+                let k = table.run(&buf[at(pos)..at(stop)]);
                 if k > 0 {
                     // The state after each of these bytes is `state`; a match state
                     // sets `best` from the last one's (as `step` would).
