@@ -397,9 +397,11 @@ pub(super) struct Head {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Loops {
     states: Vec<(StateID, Box<Swallow>)>,
-    /// Tests only: the bytes read by the tables.
+    /// Tests only: the bytes read by the tables, for candidates and for hits learned.
     #[cfg(test)]
     read: u64,
+    #[cfg(test)]
+    learned: u64,
 }
 
 /// The most states a rule keeps a [`Loops`] table for.
@@ -957,7 +959,11 @@ impl Scrubber {
                 }
                 return false;
             }
-            let (dies, n) = learn(set, rule, &mut self.memos[rule as usize], &piece[start..]);
+            let learned = (
+                &mut self.memos[rule as usize],
+                Some(&mut self.loops[rule as usize]),
+            );
+            let (dies, n) = learn(set, rule, learned, &piece[start..]);
             self.work += n;
             if !dies {
                 return false;
@@ -1191,7 +1197,8 @@ impl Scrubber {
         // (~13,000 in 64 KiB of `TOKEN`) went on to the scrubber, four times the time
         // of the fifteen slices after it.
         let gated = self.shortcuts();
-        let (set, memos) = (&*self.set, RefCell::new(&mut self.memos));
+        let set = &*self.set;
+        let memos = RefCell::new((&mut self.memos, &mut self.loops));
         let (budget, fed) = (Cell::new(LEARN), Cell::new(0u64));
         // The run read after the last hit of a keyword whose gate has a cap: the
         // keyword, where the text starts, and the stretch of it known to be of the run's
@@ -1241,7 +1248,8 @@ impl Scrubber {
             if r.compiled() && r.dies_loosened(text) {
                 return true;
             }
-            let memo = &mut memos.borrow_mut()[rule];
+            let (memos, loops) = &mut *memos.borrow_mut();
+            let memo = &mut memos[rule];
             if memo.kills(text) {
                 return true;
             }
@@ -1249,7 +1257,7 @@ impl Scrubber {
                 return false;
             }
             budget.set(budget.get() - 1);
-            let (dies, n) = learn(set, rule as u32, memo, text);
+            let (dies, n) = learn(set, rule as u32, (memo, Some(&mut loops[rule])), text);
             fed.set(fed.get() + n);
             if dies && n <= LEARN_CHEAP {
                 budget.set(budget.get() + 2);
@@ -2457,13 +2465,20 @@ fn run_fails(b: &BeforeRun, held: &[u8], text: &[u8]) -> (bool, usize) {
 /// through them, the bytes (see [`Memo::lives_on`]). Returns whether it died
 /// unmatched (the candidate is dropped: what [`Memo::kills`] answers from then on)
 /// and the bytes fed.
-fn learn(set: &RuleSet, rule: u32, memo: &mut Memo, text: &[u8]) -> (bool, u64) {
+fn learn(
+    set: &RuleSet,
+    rule: u32,
+    (memo, mut loops): (&mut Memo, Option<&mut Loops>),
+    text: &[u8],
+) -> (bool, u64) {
     let r = &set.rules[rule as usize];
     let m = r.matcher().expect("keyword rules have a pattern");
     let (dfa, mut state, mut best) = (&m.dfa, m.start, None);
     // Alive at `max_len + 2` bytes, a candidate overflows (see [`run`]).
     let cap = (r.max_len + 2).min(text.len());
-    for (i, &b) in text[..cap].iter().enumerate() {
+    let mut i = 0;
+    while i < cap {
+        let (b, before) = (text[i], state);
         state = dfa.next_state(state, b);
         if dfa.is_special_state(state) {
             if dfa.is_dead_state(state) || dfa.is_quit_state(state) {
@@ -2478,6 +2493,21 @@ fn learn(set: &RuleSet, rule: u32, memo: &mut Memo, text: &[u8]) -> (bool, u64) 
                 if best.is_some() {
                     return (false, i as u64 + 1);
                 }
+            }
+        }
+        i += 1;
+        // A state that went back to itself (not a match: one that matched returned)
+        // reads the bytes after it that do the same by its table, as [`run`] does
+        // from `WARM` bytes on: a JWT's keyword and 4,000 bytes of its class had been
+        // a step a byte. (Most hits learned die within their first bytes.)
+        if state == before && i >= WARM as usize && i < cap && !dfa.is_match_state(state) {
+            if let Some(table) = loops.as_deref_mut().and_then(|l| l.table(dfa, state)) {
+                let k = table.run(&text[i..cap]);
+                #[cfg(test)]
+                if let Some(loops) = loops.as_deref_mut() {
+                    loops.learned += k as u64;
+                }
+                i += k;
             }
         }
     }
@@ -2947,13 +2977,39 @@ mod tests {
             .expect("the rule") as u32;
         let mut memo = Memo::default();
         let text = b"token=abcd1234efgh5678ijkl9012 and then some more words after it";
-        let (dies, fed) = learn(&set, rule, &mut memo, text);
+        let (dies, fed) = learn(&set, rule, (&mut memo, None), text);
         assert!(!dies);
         // `abcd1` is the shortest value that matches (4 bytes, one not a letter), and
         // a DFA reports a match a byte late.
         assert_eq!(fed, "token=abcd12".len() as u64);
         assert_eq!(memo.recall(text), None);
         assert!(!memo.lives_on(&text[..8]));
+    }
+
+    /// Learning a hit reads a run its DFA's state loops on by the state's table, and
+    /// learns what stepping through every byte does: a JWT's keyword and 4,000 bytes
+    /// of its class, then a byte that ends it, dies at that byte, all but the first
+    /// bytes read by the table.
+    #[test]
+    fn learning_reads_a_loop_by_its_table() {
+        let set = RuleSet::builtin();
+        let rule = (set.rules.iter())
+            .position(|r| r.info.id == "jwt")
+            .expect("the rule") as u32;
+        let text = [&b"eyJ"[..], &[b'a'; 4000], b"! and more"].concat();
+        let (mut plain, mut tabled, mut loops) =
+            (Memo::default(), Memo::default(), Loops::default());
+        let want = learn(&set, rule, (&mut plain, None), &text);
+        assert_eq!(want, (true, 4004));
+        assert_eq!(
+            learn(&set, rule, (&mut tabled, Some(&mut loops)), &text),
+            want
+        );
+        assert!(
+            loops.learned >= 3980,
+            "{} bytes by the table",
+            loops.learned
+        );
     }
 
     /// A candidate on a path the memo knows is left unfed while its bytes arrive, and
@@ -4292,6 +4348,36 @@ mod tests {
             let plain = scrubbed_by(looping_rules(), &text, text.len(), true);
             prop_assert_eq!(&scrubbed_by(looping_rules(), &text, text.len(), false), &plain);
             prop_assert_eq!(&scrubbed_by(looping_rules(), &text, chunk, false), &plain);
+        }
+
+        /// Hits learned with the rules' loop tables learn what stepping through every
+        /// byte does: whether they die, the bytes read, and what the memo answers
+        /// after (texts as above, from any piece's start, for each looping rule).
+        #[test]
+        fn hits_learned_by_tables_equal_plain_learning(
+            pieces in proptest::collection::vec((0usize..9, 0usize..300), 1..40),
+            from in any::<prop::sample::Index>(),
+        ) {
+            const PIECES: [&str; 9] = ["kk_", "qq_", "abcxyz", "q_k", "7", " ", "Z", "_", "m0n"];
+            let (mut text, mut starts) = (Vec::new(), Vec::new());
+            for (p, n) in pieces {
+                starts.push(text.len());
+                text.extend_from_slice(PIECES[p].as_bytes());
+                text.extend((0..n % 120).map(|i| if p == 1 && i % 5 == 4 { b'3' } else { b'a' + ((i * 7 + n) % 26) as u8 }));
+            }
+            // From a piece's start: a keyword's, where a hit is learned.
+            let text = &text[*from.get(&starts)..];
+            let set = looping_rules();
+            for rule in (0..set.rules.len() as u32).filter(|&r| set.rules[r as usize].has_pattern()) {
+                let (mut plain, mut tabled, mut loops) = (Memo::default(), Memo::default(), Loops::default());
+                let want = learn(&set, rule, (&mut plain, None), text);
+                prop_assert_eq!(learn(&set, rule, (&mut tabled, Some(&mut loops)), text), want);
+                for n in [text.len(), text.len() / 2, 8.min(text.len())] {
+                    prop_assert_eq!(tabled.recall(&text[..n]), plain.recall(&text[..n]));
+                    prop_assert_eq!(tabled.kills(&text[..n]), plain.kills(&text[..n]));
+                    prop_assert_eq!(tabled.lives_on(&text[..n]), plain.lives_on(&text[..n]));
+                }
+            }
         }
     }
 
