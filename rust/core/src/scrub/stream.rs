@@ -2967,14 +2967,19 @@ mod tests {
         );
     }
 
+    /// The index of the rule `id` in `set`.
+    fn rule_index(set: &RuleSet, id: &str) -> u32 {
+        (set.rules.iter())
+            .position(|r| r.info.id == id)
+            .expect("the rule") as u32
+    }
+
     /// Learning a hit stops at its first match: the hit is no kill, and the bytes
     /// after it are its candidate's to read. Nothing is kept of it.
     #[test]
     fn learning_stops_at_a_match() {
         let set = RuleSet::builtin();
-        let rule = (set.rules.iter())
-            .position(|r| r.info.id == "secret-assignment")
-            .expect("the rule") as u32;
+        let rule = rule_index(&set, "secret-assignment");
         let mut memo = Memo::default();
         let text = b"token=abcd1234efgh5678ijkl9012 and then some more words after it";
         let (dies, fed) = learn(&set, rule, (&mut memo, None), text);
@@ -2993,9 +2998,7 @@ mod tests {
     #[test]
     fn learning_reads_a_loop_by_its_table() {
         let set = RuleSet::builtin();
-        let rule = (set.rules.iter())
-            .position(|r| r.info.id == "jwt")
-            .expect("the rule") as u32;
+        let rule = rule_index(&set, "jwt");
         let text = [&b"eyJ"[..], &[b'a'; 4000], b"! and more"].concat();
         let (mut plain, mut tabled, mut loops) =
             (Memo::default(), Memo::default(), Loops::default());
