@@ -2681,7 +2681,7 @@ fn run(
                         met = Some((last, best));
                     }
                     if record {
-                        scratch.extend(std::iter::repeat_n(state, k));
+                        table.repeat(scratch, state, k);
                     }
                     #[cfg(test)]
                     if let Some(loops) = loops.as_deref_mut() {

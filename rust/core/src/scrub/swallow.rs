@@ -76,11 +76,40 @@ impl Swallow {
         self.scalar(bytes)
     }
 
+    /// `out` with `n` copies of `value` appended: the states of a run this class
+    /// reads, one a byte. Where the CPU has AVX2, with its 32-byte stores (compiled
+    /// for the baseline, the fill stored 16 bytes at a time).
+    pub(crate) fn repeat<T: Copy>(&self, out: &mut Vec<T>, value: T, n: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(simd) = self.simd {
+            return simd.vectorize(Repeat { out, value, n });
+        }
+        out.extend(std::iter::repeat_n(value, n));
+    }
+
     fn scalar(&self, bytes: &[u8]) -> usize {
         bytes
             .iter()
             .position(|&b| !self.class.contains(b))
             .unwrap_or(bytes.len())
+    }
+}
+
+/// One call of [`Swallow::repeat`], run with AVX2 enabled.
+#[cfg(target_arch = "x86_64")]
+struct Repeat<'a, T> {
+    out: &'a mut Vec<T>,
+    value: T,
+    n: usize,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl<T: Copy> pulp::NullaryFnOnce for Repeat<'_, T> {
+    type Output = ();
+
+    #[inline(always)]
+    fn call(self) {
+        self.out.extend(std::iter::repeat_n(self.value, self.n));
     }
 }
 
@@ -166,6 +195,22 @@ mod tests {
             bytes.extend(&text);
             let want = bytes.iter().position(|&b| !class.contains(b)).unwrap_or(bytes.len());
             prop_assert_eq!(Swallow::new(class).run(&bytes), want);
+        }
+    }
+
+    /// `repeat` appends exactly `n` copies of the value after what was there, for
+    /// every length around the 32-byte stores (with and without AVX2 alike).
+    #[test]
+    fn repeat_appends_n_copies() {
+        let swallow = Swallow::new(ByteClass::from_words([u64::MAX; 4]));
+        for before in [0usize, 1, 7, 8, 31] {
+            for n in 0..80 {
+                let mut out: Vec<u32> = (0..before as u32).collect();
+                swallow.repeat(&mut out, 0xdead_beef, n);
+                let mut want: Vec<u32> = (0..before as u32).collect();
+                want.resize(before + n, 0xdead_beef);
+                assert_eq!(out, want, "{before} then {n}");
+            }
         }
     }
 
