@@ -535,8 +535,8 @@ struct Loosened {
     dfa: dense::DFA<Vec<u32>>,
     start: StateID,
     /// Per state (by its index), the bytes on which it goes back to itself, where
-    /// there are [`LOOP_MIN`] or more: a run of them is read a table lookup a byte,
-    /// none waiting on the one before (`quoted-key-value`'s `[A-Za-z0-9_.-]*`).
+    /// there are [`LOOP_MIN`] or more: a run of them is read by the class's scan, no
+    /// byte's test waiting on the one before (`quoted-key-value`'s `[A-Za-z0-9_.-]*`).
     loops: Vec<Option<Box<Swallow>>>,
 }
 

@@ -389,15 +389,16 @@ pub(super) struct Head {
 
 /// For one rule's DFA, the bytes on which a state goes back to itself, for the states
 /// a candidate was seen to loop in. A long token's body and a PEM block's lines are
-/// such runs: after one byte that kept the state, the bytes that follow are read by a
-/// table lookup each until one does not, with no transition and no dependency between
-/// one byte's load and the next (about half the bytes candidates read in the dense
-/// corpus of `benches/compare.py`). Made for the first [`LOOPS`] states that ask; a
-/// state past them is read step by step.
+/// such runs: after one byte that kept the state, the bytes that follow are tested
+/// against the state's class until one is not in it, with no transition and no
+/// dependency between one byte's test and the next, 32 at once after the first 32
+/// where the CPU has AVX2 (see [`Swallow`]; about half the bytes candidates read in
+/// the dense corpus of `benches/compare.py`). Made for the first [`LOOPS`] states that
+/// ask; a state past them is read step by step.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Loops {
     states: Vec<(StateID, Box<Swallow>)>,
-    /// Tests only: the bytes read by the tables, for candidates and for hits learned.
+    /// Tests only: the bytes read by the classes, for candidates and for hits learned.
     #[cfg(test)]
     read: u64,
     #[cfg(test)]
