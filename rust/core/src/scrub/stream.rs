@@ -405,6 +405,10 @@ pub(super) struct Loops {
     learned: u64,
 }
 
+/// The shortest run a candidate reads in one state whose states are not recorded for
+/// its rule's trail (see [`run`]).
+const LONG_LOOP: usize = 256;
+
 /// The most states a rule keeps a [`Loops`] table for.
 const LOOPS: usize = 16;
 
@@ -2550,7 +2554,7 @@ fn run(
     // it reaches its cap before this one does.
     let joinable = trail.start < start;
     // A trail that starts at `u64::MAX` is never joined: nothing to record.
-    let record = trail.start != u64::MAX;
+    let mut record = trail.start != u64::MAX;
     let trail_end = trail.from + trail.states.len() as u64;
     // The first bytes of a candidate are fed plainly (most are decided within them);
     // the trail is recorded and joined from `warm` on.
@@ -2681,7 +2685,13 @@ fn run(
                         best = (!rule.right_guard.is_some_and(|g| g.contains(b))).then_some(last);
                         met = Some((last, best));
                     }
-                    if record {
+                    if record && d == 0 && k >= LONG_LOOP {
+                        // Recorded a state a byte, a long run costs more than a later
+                        // candidate's reading it again by the class: this run leaves
+                        // the trail as it was (no follower's period needs its states).
+                        (record, skipped) = (false, true);
+                        scratch.clear();
+                    } else if record {
                         table.repeat(scratch, state, k);
                     }
                     #[cfg(test)]
@@ -4268,6 +4278,30 @@ mod tests {
         }
     }
 
+    /// A candidate that reads a long run in one state (by its class) leaves its rule's
+    /// trail as it was rather than record a state a byte: 3,000 letters after its
+    /// keyword, arrived at once, put none of their states there; 200 all of them, up
+    /// to where the candidate is.
+    #[test]
+    fn long_runs_in_one_state_are_not_recorded_for_the_trail() {
+        let set = looping_rules();
+        let rule = set.rules.iter().position(|r| r.info.id == "ka").unwrap();
+        for (n, recorded) in [(3000, false), (200, true)] {
+            let letters: String = (0..n)
+                .map(|i| (b'a' + (i * 7 % 26) as u8) as char)
+                .collect();
+            let text = format!("x kk_{letters}");
+            let mut s = Scrubber::new(set.clone());
+            s.feed(text.as_bytes(), &mut Vec::new());
+            assert!(s.loops[rule].read as usize > n - 20, "{n} letters");
+            let (c, trail) = (&s.cands[0], &s.trails[rule]);
+            match recorded {
+                true => assert_eq!(trail.from + trail.states.len() as u64, c.pos, "{n} letters"),
+                false => assert!(trail.states.is_empty(), "{n} letters"),
+            }
+        }
+    }
+
     /// Rules whose DFAs loop: on a class that holds their keywords' bytes (a later
     /// candidate starts inside an earlier one's loop, and joins its trail), with a
     /// digit to end on; in a match state, with a right guard (the match ends where
@@ -4288,7 +4322,8 @@ mod tests {
     /// A candidate whose state loops, read by its table up to the end of what has
     /// arrived, leaves its rule's trail (see [`Trail`]) as stepping does: a state
     /// for every byte it read, each the one its DFA is in after that byte, so a later
-    /// candidate that joins it takes the right outcome.
+    /// candidate that joins it takes the right outcome. (Chunks shorter than
+    /// [`LONG_LOOP`]: a longer run in one state is not recorded.)
     #[test]
     fn a_trail_holds_the_states_a_table_read() {
         let set = looping_rules();
@@ -4298,7 +4333,7 @@ mod tests {
             .map(|i| (b'a' + (i * 7 % 26) as u8) as char)
             .collect();
         let text = format!("x kk_{letters}");
-        for chunk in [text.len(), 1000, 99] {
+        for chunk in [LONG_LOOP - 1, 99, 37] {
             let mut s = Scrubber::new(set.clone());
             for piece in text.as_bytes().chunks(chunk) {
                 s.feed(piece, &mut Vec::new());
