@@ -19,8 +19,7 @@ use super::guard::{is_filler, is_placeholder};
 use super::opening::NOT_SEEN;
 use super::prefilter::{same_run, Hit, Kill, Run, Scratch, KILL_READS};
 use super::rules::Tier;
-use super::ruleset::ByteClass;
-use super::ruleset::{BeforeRun, Reading, Rule, RuleSet, RunsAt, SecretCache};
+use super::ruleset::{BeforeRun, ByteClass, Reading, Rule, RuleSet, RunsAt, SecretCache};
 use super::swallow::Swallow;
 
 /// The most bytes taken into the buffer at once (see [`Scrubber::feed`]).
@@ -398,9 +397,10 @@ pub(super) struct Head {
 #[derive(Clone, Debug, Default)]
 pub(super) struct Loops {
     states: Vec<(StateID, Box<Swallow>)>,
-    /// Tests only: the bytes read by the classes, for candidates and for hits learned.
+    /// Tests only: the bytes read by the classes for candidates.
     #[cfg(test)]
     read: u64,
+    /// Tests only: the bytes read by the classes for hits learned.
     #[cfg(test)]
     learned: u64,
 }
