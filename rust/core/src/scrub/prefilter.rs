@@ -2001,6 +2001,10 @@ pub(crate) struct Scratch {
     /// Whether the last block was walked for its look-alikes alone (see
     /// [`STAY_SAMPLES`]).
     alike: bool,
+    /// Whether the sieve notes the steps of the next block of a larger slice: after
+    /// one that few of its steps had a flag in, from slice to slice (see
+    /// `Sieve::find_block`).
+    noted: bool,
 }
 
 /// The keyword of the storm dense blocks read by the sieve (see
@@ -2941,6 +2945,7 @@ impl Prefilter {
             storm,
             sample,
             alike,
+            noted,
         } = scratch;
         runs.runs.clear();
         // Offsets in a period carried are the last slice's.
@@ -3037,7 +3042,8 @@ impl Prefilter {
                         // Signatures starting in `at..to`: the span ends a signature
                         // length, less one, later.
                         if let Some(sieve) = sieve {
-                            (stops, flags) = self.sieve_hits(sieve, hay, (at, to), true, hits);
+                            let asked = (true, Some(&mut *noted));
+                            (stops, flags) = self.sieve_hits(sieve, hay, (at, to), asked, hits);
                         } else {
                             for (searcher, by_sig) in searchers {
                                 let end = (to + SIG - 1).min(hay.len());
@@ -3146,7 +3152,8 @@ impl Prefilter {
             }) if hay.len() >= SIEVE_FROM && !*dense_before => {
                 // Asked their case from one whole step on (see `Sieve::find`).
                 let cased = hay.len() >= CASED_FROM;
-                let (_, flags) = self.sieve_hits(sieve, hay, (0, hay.len()), cased, hits);
+                let asked = (cased, None);
+                let (_, flags) = self.sieve_hits(sieve, hay, (0, hay.len()), asked, hits);
                 sort_by_start(&mut hits[first..]);
                 *dense_before = flags * SMALL_CROWDED >= hay.len();
             }
@@ -3186,10 +3193,10 @@ impl Prefilter {
         (sieve, by_sig): &(Sieve, Vec<Owners>),
         hay: &[u8],
         (at, to): (usize, usize),
-        cased: bool,
+        (cased, noted): (bool, Option<&mut bool>),
         hits: &mut Vec<Hit>,
     ) -> (usize, usize) {
-        let (stops, flags) = sieve.find(hay, (at, to), cased, |s, at_sig| {
+        let found = |s, at_sig| {
             let Some(owners) = by_sig.get(s as usize) else {
                 // A two-byte keyword, compared exactly.
                 let (_, k) = self.short[s as usize - by_sig.len()];
@@ -3203,7 +3210,17 @@ impl Prefilter {
                     }
                 }
             }
-        });
+        };
+        let (stops, flags) = match noted {
+            // A block of a larger slice: its steps noted after a block most of whose
+            // steps had no flag (see `Sieve::find_block`).
+            Some(noted) => {
+                let (stops, flags, steps) = sieve.find_block(hay, (at, to), *noted, found);
+                *noted = 2 * steps < (to - at).div_ceil(64);
+                (stops, flags)
+            }
+            None => sieve.find(hay, (at, to), cased, found),
+        };
         // Two-byte keywords the sieve does not compare.
         if sieve.has_pairs() {
             (stops, flags)

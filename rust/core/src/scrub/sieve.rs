@@ -599,8 +599,21 @@ impl Sieve {
     pub(crate) fn find(
         &self,
         hay: &[u8],
+        span: (usize, usize),
+        cased: bool,
+        found: impl FnMut(u32, usize),
+    ) -> (usize, usize) {
+        self.find_counting(hay, span, cased, &mut 0, found)
+    }
+
+    /// [`Sieve::find`], adding to `steps` the steps with a flag.
+    #[inline(always)]
+    fn find_counting(
+        &self,
+        hay: &[u8],
         (at, to): (usize, usize),
         cased: bool,
+        steps: &mut usize,
         found: impl FnMut(u32, usize),
     ) -> (usize, usize) {
         let to = to.min(hay.len());
@@ -610,29 +623,31 @@ impl Sieve {
         #[cfg(target_arch = "x86_64")]
         {
             let (span, storm) = ((at, to), None);
-            let (count, flags, _) = match (&self.bytes, cased && !self.cased.is_empty()) {
-                (Some(bytes), false) => bytes.simd.vectorize(Scan::<_, false, true, false> {
+            let (count, flags, _, flagged) = match (&self.bytes, cased && !self.cased.is_empty()) {
+                (Some(bytes), false) => {
+                    bytes.simd.vectorize(Scan::<_, false, true, false, false> {
+                        sieve: self,
+                        hay,
+                        span,
+                        storm,
+                        found,
+                    })
+                }
+                (Some(bytes), true) => bytes.simd.vectorize(Scan::<_, true, true, false, false> {
                     sieve: self,
                     hay,
                     span,
                     storm,
                     found,
                 }),
-                (Some(bytes), true) => bytes.simd.vectorize(Scan::<_, true, true, false> {
+                (None, false) => self.simd.vectorize(Scan::<_, false, false, false, false> {
                     sieve: self,
                     hay,
                     span,
                     storm,
                     found,
                 }),
-                (None, false) => self.simd.vectorize(Scan::<_, false, false, false> {
-                    sieve: self,
-                    hay,
-                    span,
-                    storm,
-                    found,
-                }),
-                (None, true) => self.simd.vectorize(Scan::<_, true, false, false> {
+                (None, true) => self.simd.vectorize(Scan::<_, true, false, false, false> {
                     sieve: self,
                     hay,
                     span,
@@ -640,13 +655,48 @@ impl Sieve {
                     found,
                 }),
             };
+            *steps += flagged;
             (count, flags)
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let _ = found;
+            let _ = (found, steps);
             unreachable!("a sieve is only made on x86-64")
         }
+    }
+
+    /// [`Sieve::find`] with the case asked, for a block of a larger slice: with
+    /// `noted`, where the CPU has VBMI, its steps noted and handled a batch later (see
+    /// [`noted_steps`]). Also returns how many of its steps had a flag: the caller
+    /// notes a block's steps after one with few (in a block most of whose steps have
+    /// a flag, noting them costs more than the branches it spares).
+    #[inline(always)]
+    pub(crate) fn find_block(
+        &self,
+        hay: &[u8],
+        (at, to): (usize, usize),
+        noted: bool,
+        found: impl FnMut(u32, usize),
+    ) -> (usize, usize, usize) {
+        #[cfg(target_arch = "x86_64")]
+        if let (true, Some(bytes), false) = (noted, &self.bytes, self.cased.is_empty()) {
+            let to = to.min(hay.len());
+            if at >= to {
+                return (0, 0, 0);
+            }
+            let (count, flags, _, steps) =
+                bytes.simd.vectorize(Scan::<_, true, true, false, true> {
+                    sieve: self,
+                    hay,
+                    span: (at, to),
+                    storm: None,
+                    found,
+                });
+            return (count, flags, steps);
+        }
+        let mut steps = 0;
+        let (count, flags) = self.find_counting(hay, (at, to), true, &mut steps, found);
+        (count, flags, steps)
     }
 
     /// [`Sieve::find`] (case asked of every step with a flag left), with the hits of
@@ -670,8 +720,8 @@ impl Sieve {
             }
             let span = (at, to);
             let storm = Some(storm);
-            let (count, _, dropped) = if self.cased.is_empty() {
-                bytes.simd.vectorize(Scan::<_, false, true, true> {
+            let (count, _, dropped, _) = if self.cased.is_empty() {
+                bytes.simd.vectorize(Scan::<_, false, true, true, false> {
                     sieve: self,
                     hay,
                     span,
@@ -679,7 +729,7 @@ impl Sieve {
                     found,
                 })
             } else {
-                bytes.simd.vectorize(Scan::<_, true, true, true> {
+                bytes.simd.vectorize(Scan::<_, true, true, true, false> {
                     sieve: self,
                     hay,
                     span,
@@ -843,7 +893,7 @@ pub(crate) fn check_spread(sigs: &[Vec<u8>]) {
 /// many signatures and pairs it found, how many positions it flagged, and how many of
 /// those the storm dropped.
 #[cfg(target_arch = "x86_64")]
-struct Scan<'a, F, const CASED: bool, const BYTES: bool, const STORM: bool> {
+struct Scan<'a, F, const CASED: bool, const BYTES: bool, const STORM: bool, const NOTED: bool> {
     sieve: &'a Sieve,
     hay: &'a [u8],
     span: (usize, usize),
@@ -852,13 +902,18 @@ struct Scan<'a, F, const CASED: bool, const BYTES: bool, const STORM: bool> {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl<F: FnMut(u32, usize), const CASED: bool, const BYTES: bool, const STORM: bool>
-    pulp::NullaryFnOnce for Scan<'_, F, CASED, BYTES, STORM>
+impl<
+        F: FnMut(u32, usize),
+        const CASED: bool,
+        const BYTES: bool,
+        const STORM: bool,
+        const NOTED: bool,
+    > pulp::NullaryFnOnce for Scan<'_, F, CASED, BYTES, STORM, NOTED>
 {
-    type Output = (usize, usize, usize);
+    type Output = (usize, usize, usize, usize);
 
     #[inline(always)]
-    fn call(self) -> (usize, usize, usize) {
+    fn call(self) -> Self::Output {
         let Scan {
             sieve,
             hay,
@@ -870,6 +925,12 @@ impl<F: FnMut(u32, usize), const CASED: bool, const BYTES: bool, const STORM: bo
         // registers, not loaded from memory every step.
         match &sieve.bytes {
             Some(bytes) if BYTES => match *bytes.groups {
+                [a, b, c, d] if NOTED && !STORM => {
+                    noted_steps::<CASED>(sieve, bytes.simd, &[a, b, c, d], hay, span, found)
+                }
+                ref groups if NOTED && !STORM => {
+                    noted_steps::<CASED>(sieve, bytes.simd, groups, hay, span, found)
+                }
                 [a, b, c, d] => byte_steps::<_, CASED, STORM>(
                     sieve,
                     bytes.simd,
@@ -888,14 +949,16 @@ impl<F: FnMut(u32, usize), const CASED: bool, const BYTES: bool, const STORM: bo
                     [a, b] => steps::<_, CASED>(sieve, [a, b], hay, span, found),
                     ref groups => steps::<_, CASED>(sieve, groups, hay, span, found),
                 };
-                (count, flags, 0)
+                (count, flags, 0, 0)
             }
         }
     }
 }
 
 /// [`steps`] by the byte tables (see [`Bytes`]): the same flags, found 64 positions a
-/// lookup.
+/// lookup, each step handled as it is read. Returns the signatures and pairs found,
+/// the positions looked up, those a storm's drop cleared, and the steps with a flag
+/// left (after the drop).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
@@ -906,91 +969,235 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
     (at, to): (usize, usize),
     storm: Option<&Storm>,
     mut found: impl FnMut(u32, usize),
-) -> (usize, usize, usize) {
-    let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
-    let classes = |v| classes(sieve, v);
-    let (exact, mut count, mut flags, mut dropped) = (&sieve.exact, 0, 0, 0);
+) -> (usize, usize, usize, usize) {
     let storm = storm.filter(|_| STORM).map(|s| (s.tables(), s.off));
-    // The step's run ends after and before the keyword, for the next step's drop.
-    let mut carried = Carried::default();
     // Byte `i` of `upk` selects byte `i + k` of a pair of registers (`vpermt2b`).
     // (Made here: loaded from a constant table in the slice's last step instead, they
     // left clean text 7 % slower in alternated builds, a difference of code layout.)
     let up = |k: u8| bytemuck::cast::<[u8; 64], __m512i>(std::array::from_fn(|i| i as u8 + k));
-    let (up1, up2, up3) = (up(1), up(2), up(3));
-    // Steps with a few flags (fewer than `REFINE`) are asked their case while asking
-    // drops some (see `FewAsked`).
-    let mut few = FewAsked::default();
-    let mut spread = SpreadAsked::default();
-    // The first three bytes, lowercased, of the last place the key filter sorted out
-    // (see `KeyFilter`): no signature begins so.
-    let mut sorted_out: Option<[u8; 3]> = None;
+    let ups = [up(1), up(2), up(3)];
+    let mut reading = Reading {
+        sieve,
+        vbmi,
+        hay,
+        to,
+        ups,
+        storm,
+        carried: Carried::default(),
+        dropped: 0,
+    };
+    let mut asking = Asking::default();
+    let groups = groups.as_ref();
     let mut p = at;
     while p < to {
         prefetch(sieve.simd, hay, p);
-        // Position `i` of `rk` holds the byte `k` after the step's `i`th; past the
-        // slice's end, zeros (as in `steps`).
-        let whole = p + LANES + WIDTH <= hay.len();
-        let (raw, r1, r2, r3) = if whole {
-            let bytes = &hay[p..p + LANES + WIDTH];
-            (
-                load(bytes),
-                load(&bytes[1..]),
-                load(&bytes[2..]),
-                load(&bytes[3..]),
-            )
-        } else {
-            let w = tail_words(&hay[p..]).map(|w| w as i64);
-            let raw = f._mm512_set_epi64(w[7], w[6], w[5], w[4], w[3], w[2], w[1], w[0]);
-            let hi = f._mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, w[8]);
-            (
-                raw,
-                vbmi.permute2(raw, up1, hi),
-                vbmi.permute2(raw, up2, hi),
-                vbmi.permute2(raw, up3, hi),
-            )
-        };
-        let c = [classes(raw), classes(r1), classes(r2), classes(r3)];
-        // Positions at or past `to` are not this call's.
-        let n = to - p;
-        let keep = if n >= LANES {
-            u64::MAX
-        } else {
-            (1u64 << n) - 1
-        };
+        let (bytes, flagged, kept) = reading.step::<STORM>(groups, p);
+        asking.steps_flagged += usize::from(flagged != 0);
+        let step = (p, bytes, Some(kept));
+        asking.handle::<CASED, STORM>(&reading, groups, step, flagged, &mut found);
+        p += LANES;
+    }
+    (
+        asking.count,
+        asking.flags,
+        reading.dropped,
+        asking.steps_flagged,
+    )
+}
+
+/// The steps of [`byte_steps`] outside a storm part, read in batches of [`BATCH`]:
+/// each step's flags first, noted with no branch on them, then the steps of the batch
+/// before with a flag or a two-byte keyword handled in order (their case asked, their
+/// lookups), their bytes read again. The same flags, lookups and hits in the same
+/// order. A branch on a step's flags waits for the longest chain of its lookups, and
+/// where it went the other way than predicted, the steps read after it were read
+/// again: in clean text one step in ten or so has a flag; handled a batch later, the
+/// flags are known by then. Where most steps have a flag (a run of one letter,
+/// look-alikes of a keyword found as written), that branch is seldom mispredicted,
+/// and reading their bytes and first groups' flags again costs more: the caller
+/// notes the steps of a block only after one that was not so (see
+/// [`Sieve::find_block`]).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn noted_steps<const CASED: bool>(
+    sieve: &Sieve,
+    vbmi: Vbmi,
+    groups: &[ByteGroup],
+    hay: &[u8],
+    (at, to): (usize, usize),
+    mut found: impl FnMut(u32, usize),
+) -> (usize, usize, usize, usize) {
+    let up = |k: u8| bytemuck::cast::<[u8; 64], __m512i>(std::array::from_fn(|i| i as u8 + k));
+    let mut reading = Reading {
+        sieve,
+        vbmi,
+        hay,
+        to,
+        ups: [up(1), up(2), up(3)],
+        storm: None,
+        carried: Carried::default(),
+        dropped: 0,
+    };
+    let mut asking = Asking::default();
+    let mut p = at;
+    // The batch before the one being read: where it starts, each step's flags, and a
+    // bit for each step to handle.
+    let mut pending = (p, [0u64; BATCH], 0u32);
+    while p < to {
+        let mut batch = (p, [0u64; BATCH], 0u32);
+        for (k, mark) in batch.1.iter_mut().enumerate() {
+            if p >= to {
+                break;
+            }
+            prefetch(sieve.simd, hay, p);
+            let (bytes, flagged, _) = reading.step::<false>(groups, p);
+            let paired = u64::from(pairs_at(sieve, [bytes[0], bytes[1]], to - p));
+            *mark = flagged;
+            batch.2 |= u32::from(flagged | paired != 0) << k;
+            asking.steps_flagged += usize::from(flagged != 0);
+            p += LANES;
+        }
+        let mut before = std::mem::replace(&mut pending, batch);
+        asking.drain::<CASED, false>(&reading, groups, &mut before, &mut found);
+    }
+    asking.drain::<CASED, false>(&reading, groups, &mut pending, &mut found);
+    (asking.count, asking.flags, 0, asking.steps_flagged)
+}
+
+/// What [`byte_steps`] and [`noted_steps`] read their steps' flags with, and carry
+/// from step to step of a storm's drop.
+#[cfg(target_arch = "x86_64")]
+struct Reading<'a> {
+    sieve: &'a Sieve,
+    vbmi: Vbmi,
+    hay: &'a [u8],
+    /// The call's end.
+    to: usize,
+    /// The indices that select byte `i + k` of a pair of registers (see [`step_bytes`]).
+    ups: [__m512i; 3],
+    storm: Option<(&'a StormTables, usize)>,
+    /// The step's run ends after and before the keyword, for the next step's drop.
+    carried: Carried,
+    /// Flags a storm's drop cleared.
+    dropped: usize,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Reading<'_> {
+    /// The bytes of the step from `p` (see [`step_bytes`]), its flags, a storm's
+    /// drops cleared, and its first four groups' flags.
+    #[inline(always)]
+    fn step<const STORM: bool>(
+        &mut self,
+        groups: &[ByteGroup],
+        p: usize,
+    ) -> ([__m512i; 4], u64, [__m512i; 4]) {
+        let (sieve, vbmi, hay) = (self.sieve, self.vbmi, self.hay);
+        let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
+        let [raw, r1, r2, r3] = step_bytes(vbmi, hay, p, self.ups);
+        let c = [
+            classes(sieve, raw),
+            classes(sieve, r1),
+            classes(sieve, r2),
+            classes(sieve, r3),
+        ];
         let mut any = f._mm512_setzero_si512();
         // The first four groups' flags, for `byte_refine` (the built-in rules have four).
         let mut kept = [f._mm512_setzero_si512(); 4];
-        for (g, t) in groups.as_ref().iter().enumerate() {
-            let fl = byte_flags(sieve, vbmi, t, c);
-            if CASED && g < 4 {
-                kept[g] = fl;
+        for (g, t) in groups.iter().enumerate() {
+            let flags = byte_flags(sieve, vbmi, t, c);
+            if g < 4 {
+                kept[g] = flags;
             }
-            any = f._mm512_or_si512(any, fl);
+            any = f._mm512_or_si512(any, flags);
         }
-        let mut flagged = bw._mm512_test_epi8_mask(any, any) & keep;
+        let mut flagged = bw._mm512_test_epi8_mask(any, any) & keep_of(self.to - p);
         // A storm's drops first: what is left may not crowd the step.
-        if let Some((storm, off)) = storm {
+        if let Some((storm, off)) = self.storm.filter(|_| STORM) {
             // The hits whose signatures the step flags start `off` bytes before
             // them (no drop for those that would start before the text).
-            let from = p.checked_sub(off);
-            let drop = match from {
+            let drop = match p.checked_sub(off) {
                 Some(q) if storm.whole(hay, q) => {
                     let first = match off {
                         0 => [raw, r1, r2, r3],
                         _ => std::array::from_fn(|j| load(&hay[q + j..])),
                     };
-                    storm.drops(sieve, vbmi, (hay, q), first, &mut carried)
+                    storm.drops(sieve, vbmi, (hay, q), first, &mut self.carried)
                 }
                 Some(q) => {
-                    carried = Carried::default();
+                    self.carried = Carried::default();
                     storm.edge_drops(sieve, vbmi, (hay, q))
                 }
                 None => 0,
             } & flagged;
-            dropped += drop.count_ones() as usize;
+            self.dropped += drop.count_ones() as usize;
             flagged &= !drop;
         }
+        ([raw, r1, r2, r3], flagged, kept)
+    }
+}
+
+/// What [`byte_steps`] and [`noted_steps`] carry from step to step of their handling
+/// of flags, and what they found.
+#[cfg(target_arch = "x86_64")]
+#[derive(Default)]
+struct Asking {
+    /// Steps with a few flags (fewer than `REFINE`) are asked their case while asking
+    /// drops some (see `FewAsked`).
+    few: FewAsked,
+    spread: SpreadAsked,
+    /// The first three bytes, lowercased, of the last place the key filter sorted out
+    /// (see `KeyFilter`): no signature begins so.
+    sorted_out: Option<[u8; 3]>,
+    /// Signatures found, and positions looked up.
+    count: usize,
+    flags: usize,
+    /// Steps read with a flag (after a storm's drop).
+    steps_flagged: usize,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Asking {
+    /// The steps noted in `noted` (where the first starts, each one's flags, a bit
+    /// for each to handle), handled in order, their bytes read again; none is left.
+    #[inline(always)]
+    fn drain<const CASED: bool, const STORM: bool>(
+        &mut self,
+        reading: &Reading<'_>,
+        groups: &[ByteGroup],
+        noted: &mut (usize, [u64; BATCH], u32),
+        found: &mut impl FnMut(u32, usize),
+    ) {
+        let (first, marks, ref mut has) = *noted;
+        while *has != 0 {
+            let k = has.trailing_zeros() as usize;
+            *has &= *has - 1;
+            let p = first + k * LANES;
+            let bytes = step_bytes(reading.vbmi, reading.hay, p, reading.ups);
+            self.handle::<CASED, STORM>(reading, groups, (p, bytes, None), marks[k], found);
+        }
+    }
+
+    /// The step from `p` (its bytes `bytes`), whose flags are `flagged`: its two-byte
+    /// keywords, and its flags asked their case, asked the buckets dealt another way,
+    /// filtered and looked up.
+    #[inline(always)]
+    fn handle<const CASED: bool, const STORM: bool>(
+        &mut self,
+        reading: &Reading<'_>,
+        groups: &[ByteGroup],
+        (p, [raw, r1, r2, r3], kept): (usize, [__m512i; 4], Option<[__m512i; 4]>),
+        mut flagged: u64,
+        found: &mut impl FnMut(u32, usize),
+    ) {
+        let (sieve, vbmi, hay) = (reading.sieve, reading.vbmi, reading.hay);
+        let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
+        let c = [
+            classes(sieve, raw),
+            classes(sieve, r1),
+            classes(sieve, r2),
+            classes(sieve, r3),
+        ];
         if CASED && flagged != 0 {
             // In a storm part, any flag the drop left is asked its case: where a
             // storm's copies meet they may spell a case-sensitive signature in the
@@ -1000,13 +1207,25 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
             // only: see `byte_refine`). Elsewhere a step with few flags is asked
             // while that pays (`daaa` and a random byte: `aaaa`, Twitter's 21 `A`s).
             let crowded = flagged.count_ones() as usize >= REFINE;
-            if STORM || crowded || few.due() {
+            if STORM || crowded || self.few.due() {
                 let cased = sieve.bytes.as_ref().map_or(&[][..], |b| &b.cased[..]);
-                let tables = (groups.as_ref(), cased);
+                // The first four groups' flags, where the step is not handled at once
+                // read again (kept for every step noted, they cost clean text more).
+                // (A `match`: a closure would not inline with the features.)
+                let kept = match kept {
+                    Some(kept) => kept,
+                    None => {
+                        let mut kept = [f._mm512_setzero_si512(); 4];
+                        for (k, t) in kept.iter_mut().zip(groups) {
+                            *k = byte_flags(sieve, vbmi, t, c);
+                        }
+                        kept
+                    }
+                };
                 let bytes = [c, [raw, r1, r2, r3]];
-                let asked = byte_refine::<STORM>(sieve, vbmi, tables, kept, bytes);
+                let asked = byte_refine::<STORM>(sieve, vbmi, (groups, cased), kept, bytes);
                 if !STORM && !crowded {
-                    few.answer(flagged & asked != flagged);
+                    self.few.answer(flagged & asked != flagged);
                 }
                 flagged &= asked;
             }
@@ -1014,20 +1233,20 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
         // A step with flags asks the buckets dealt another way (see `spread`); not
         // in a storm part, whose drop leaves few.
         let second = sieve.bytes.as_ref().map_or(&[][..], |b| &b.second[..]);
-        if !STORM && flagged != 0 && !second.is_empty() && spread.due() {
+        if !STORM && flagged != 0 && !second.is_empty() && self.spread.due() {
             let mut any = f._mm512_setzero_si512();
             for t in second {
                 any = f._mm512_or_si512(any, byte_flags(sieve, vbmi, t, c));
             }
             let kept = flagged & bw._mm512_test_epi8_mask(any, any);
-            spread.answer(kept != flagged);
+            self.spread.answer(kept != flagged);
             flagged = kept;
         }
-        count += pairs(sieve, [raw, r1], (p, n), &mut found);
+        self.count += pairs(sieve, [raw, r1], (p, reading.to - p), found);
         // Many flags: those whose words no key can be are not looked up (see
         // `KeyFilter`); each counts as flagged all the same.
         let left = flagged.count_ones();
-        flags += left as usize;
+        self.flags += left as usize;
         if STORM {
             if left >= STORM_FILTERED {
                 flagged &= filter_step(sieve, [raw, r3]);
@@ -1038,7 +1257,7 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
             // (`AISA` and a random byte), all of them, the filter not called. (Not
             // in a storm part, whose flags the drop leaves are seldom that: asked
             // there, the storms of `sk-` and `AZDO` read ~5-8 % slower.)
-            if let Some([a, b, c]) = sorted_out {
+            if let Some([a, b, c]) = self.sorted_out {
                 let is = |v: __m512i, c: u8| {
                     let v = f._mm512_or_si512(v, f._mm512_set1_epi8(fold_of(c) as i8));
                     bw._mm512_cmpeq_epi8_mask(v, f._mm512_set1_epi8(c as i8))
@@ -1051,7 +1270,7 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
                 if out != 0 {
                     let word = lowercase(word_at(hay, p + out.trailing_zeros() as usize));
                     let [a, b, c, _] = word.to_le_bytes();
-                    sorted_out = Some([a, b, c]);
+                    self.sorted_out = Some([a, b, c]);
                 }
                 flagged &= pass;
             }
@@ -1059,11 +1278,77 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
         while flagged != 0 {
             let off = flagged.trailing_zeros() as usize;
             flagged &= flagged - 1;
-            count += exact.look_up(sieve.simd, hay, p + off, &mut found);
+            self.count += sieve.exact.look_up(sieve.simd, hay, p + off, found);
         }
-        p += LANES;
     }
-    (count, flags, dropped)
+}
+
+/// The steps [`noted_steps`] reads before it handles those of the batch before.
+const BATCH: usize = 16;
+
+/// Positions at or past the call's end (`n` from the step's start) are not its.
+#[inline(always)]
+fn keep_of(n: usize) -> u64 {
+    if n >= LANES {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// The step's bytes from `p`: position `i` of the `k`th register holds the byte `k`
+/// after the step's `i`th; past the slice's end, zeros (as in `steps`). `ups`: the
+/// indices that select byte `i + k` of a pair of registers.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn step_bytes(vbmi: Vbmi, hay: &[u8], p: usize, ups: [__m512i; 3]) -> [__m512i; 4] {
+    if p + LANES + WIDTH <= hay.len() {
+        let bytes = &hay[p..p + LANES + WIDTH];
+        [
+            load(bytes),
+            load(&bytes[1..]),
+            load(&bytes[2..]),
+            load(&bytes[3..]),
+        ]
+    } else {
+        let f = vbmi.avx512f;
+        let w = tail_words(&hay[p..]).map(|w| w as i64);
+        let raw = f._mm512_set_epi64(w[7], w[6], w[5], w[4], w[3], w[2], w[1], w[0]);
+        let hi = f._mm512_set_epi64(0, 0, 0, 0, 0, 0, 0, w[8]);
+        [
+            raw,
+            vbmi.permute2(raw, ups[0], hi),
+            vbmi.permute2(raw, ups[1], hi),
+            vbmi.permute2(raw, ups[2], hi),
+        ]
+    }
+}
+
+/// The even and the odd positions of a step's 16-bit lanes that are a call's, `n`
+/// positions of the step being its.
+#[inline(always)]
+fn pair_keeps(n: usize) -> (u32, u32) {
+    let keep = |m: usize| match m {
+        0..32 => (1u32 << m) - 1,
+        _ => u32::MAX,
+    };
+    (keep(n.div_ceil(2)), keep(n / 2))
+}
+
+/// Whether the step from `p` (`n` positions of it the call's) holds a two-byte
+/// keyword (see [`pairs`]), as a mask: non-zero where it does.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn pairs_at(sieve: &Sieve, [raw, r1]: [__m512i; 2], n: usize) -> u32 {
+    let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
+    let (even_keep, odd_keep) = pair_keeps(n);
+    let mut any = 0;
+    for &pair in &sieve.pairs {
+        let want = f._mm512_set1_epi16(pair);
+        any |= bw._mm512_cmpeq_epi16_mask(raw, want) & even_keep;
+        any |= bw._mm512_cmpeq_epi16_mask(r1, want) & odd_keep;
+    }
+    any
 }
 
 /// A storm's keyword, and what drops its hits 64 positions at a time: where it occurs
@@ -2112,11 +2397,7 @@ fn steps<G: AsRef<[Group]>, const CASED: bool>(
         let h2 = bw._mm512_srli_epi16::<8>(v2);
         // Positions at or past `to` are not this call's.
         let n = to - p;
-        let keep = |m: usize| match m {
-            0..32 => (1u32 << m) - 1,
-            _ => u32::MAX,
-        };
-        let (even_keep, odd_keep) = (keep(n.div_ceil(2)), keep(n / 2));
+        let (even_keep, odd_keep) = pair_keeps(n);
         // Flags of every group, ORed (any bucket's bit flags the position), then
         // tested once: a position is looked up once.
         let (mut even_any, mut odd_any) = (f._mm512_setzero_si512(), f._mm512_setzero_si512());
@@ -2200,11 +2481,7 @@ fn pairs(
         return 0;
     }
     let (f, bw) = (sieve.simd.avx512f, sieve.simd.avx512bw);
-    let keep = |m: usize| match m {
-        0..32 => (1u32 << m) - 1,
-        _ => u32::MAX,
-    };
-    let (even_keep, odd_keep) = (keep(n.div_ceil(2)), keep(n / 2));
+    let (even_keep, odd_keep) = pair_keeps(n);
     let mut count = 0;
     for (j, &pair) in sieve.pairs.iter().enumerate() {
         let want = f._mm512_set1_epi16(pair);
@@ -3066,6 +3343,38 @@ mod tests {
                 let gone = hit.0 < sieve.sigs && named.contains(&hit.1);
                 prop_assert!(gone || stormed.contains(hit), "{:?} missing", hit);
             }
+        }
+
+        /// A block's steps noted and handled a batch later (see [`noted_steps`]) find
+        /// what they find handled as they are read: the same hits in the same order,
+        /// as many positions looked up and steps with a flag, in text of many steps
+        /// whose flags are sparse, crowded (runs of one letter, signatures in the
+        /// other case) or both by turns, signatures and pairs in any step of a batch.
+        #[test]
+        fn noted_steps_find_what_steps_read_at_once_find(
+            text in "[a-z_:/$\\-. \nAKI~!#]{0,3000}",
+            at in 0usize..200,
+            len in 0usize..4000,
+        ) {
+            let Some((sieve, _)) = akia_as_written() else {
+                return Ok(());
+            };
+            // Runs of one letter and copies in the other case crowd steps (`!`, `#`).
+            let hay = (text.replace('\n', "ghP_").replace(' ', " sk-").replace('~', "SKQ~"))
+                .replace('!', &"a".repeat(70))
+                .replace('#', "akia akia akia akia ")
+                .into_bytes();
+            let span = (at.min(hay.len()), at + len);
+            let read = |noted: bool| {
+                let mut hits = Vec::new();
+                let (count, flags, steps) = sieve.find_block(&hay, span, noted, |s, at| hits.push((s, at)));
+                (hits, count, flags, steps)
+            };
+            let at_once = read(false);
+            prop_assert_eq!(&read(true), &at_once);
+            let mut hits = Vec::new();
+            let (count, flags) = sieve.find(&hay, span, true, |s, at| hits.push((s, at)));
+            prop_assert_eq!((hits, count, flags), (at_once.0, at_once.1, at_once.2));
         }
 
         /// Signatures found as written, in text whose steps are crowded (runs of one
