@@ -3187,6 +3187,9 @@ impl Prefilter {
     /// the sieve compares, whose bytes) start in `at..to`, appended to `hits` in
     /// order step by step (not within one); returns how many signatures and two-byte
     /// keywords were found, hits or not, and how many positions the sieve flagged.
+    /// With `noted`, `at..to` is a block of a larger slice (case asked), its steps
+    /// noted where `noted` says, and `noted` set for the next block (see
+    /// `Sieve::find_block`).
     #[inline(always)]
     fn sieve_hits(
         &self,
@@ -3215,8 +3218,8 @@ impl Prefilter {
             // A block of a larger slice: its steps noted after a block most of whose
             // steps had no flag (see `Sieve::find_block`).
             Some(noted) => {
-                let (stops, flags, steps) = sieve.find_block(hay, (at, to), *noted, found);
-                *noted = 2 * steps < (to - at).div_ceil(64);
+                let (stops, flags, crowded) = sieve.find_block(hay, (at, to), *noted, found);
+                *noted = !crowded;
                 (stops, flags)
             }
             None => sieve.find(hay, (at, to), cased, found),

@@ -667,9 +667,9 @@ impl Sieve {
 
     /// [`Sieve::find`] with the case asked, for a block of a larger slice: with
     /// `noted`, where the CPU has VBMI, its steps noted and handled a batch later (see
-    /// [`noted_steps`]). Also returns how many of its steps had a flag: the caller
-    /// notes a block's steps after one with few (in a block most of whose steps have
-    /// a flag, noting them costs more than the branches it spares).
+    /// [`noted_steps`]). Also returns whether most of its steps had a flag: the
+    /// caller notes the next block's steps unless so (in a block most of whose steps
+    /// have a flag, noting them costs more than the branches it spares).
     #[inline(always)]
     pub(crate) fn find_block(
         &self,
@@ -677,14 +677,15 @@ impl Sieve {
         (at, to): (usize, usize),
         noted: bool,
         found: impl FnMut(u32, usize),
-    ) -> (usize, usize, usize) {
+    ) -> (usize, usize, bool) {
+        let to = to.min(hay.len());
+        let crowded = |flagged: usize| 2 * flagged > to.saturating_sub(at).div_ceil(LANES);
         #[cfg(target_arch = "x86_64")]
         if let (true, Some(bytes), false) = (noted, &self.bytes, self.cased.is_empty()) {
-            let to = to.min(hay.len());
             if at >= to {
-                return (0, 0, 0);
+                return (0, 0, false);
             }
-            let (count, flags, _, steps) =
+            let (count, flags, _, flagged) =
                 bytes.simd.vectorize(Scan::<_, true, true, false, true> {
                     sieve: self,
                     hay,
@@ -692,11 +693,11 @@ impl Sieve {
                     storm: None,
                     found,
                 });
-            return (count, flags, steps);
+            return (count, flags, crowded(flagged));
         }
-        let mut steps = 0;
-        let (count, flags) = self.find_counting(hay, (at, to), true, &mut steps, found);
-        (count, flags, steps)
+        let mut flagged = 0;
+        let (count, flags) = self.find_counting(hay, (at, to), true, &mut flagged, found);
+        (count, flags, crowded(flagged))
     }
 
     /// [`Sieve::find`] (case asked of every step with a flag left), with the hits of
@@ -3347,9 +3348,10 @@ mod tests {
 
         /// A block's steps noted and handled a batch later (see [`noted_steps`]) find
         /// what they find handled as they are read: the same hits in the same order,
-        /// as many positions looked up and steps with a flag, in text of many steps
-        /// whose flags are sparse, crowded (runs of one letter, signatures in the
-        /// other case) or both by turns, signatures and pairs in any step of a batch.
+        /// as many positions looked up, the same answer to whether most steps had a
+        /// flag, in text of many steps whose flags are sparse, crowded (runs of one
+        /// letter, signatures in the other case) or both by turns, signatures and
+        /// pairs in any step of a batch.
         #[test]
         fn noted_steps_find_what_steps_read_at_once_find(
             text in "[a-z_:/$\\-. \nAKI~!#]{0,3000}",
@@ -3367,8 +3369,8 @@ mod tests {
             let span = (at.min(hay.len()), at + len);
             let read = |noted: bool| {
                 let mut hits = Vec::new();
-                let (count, flags, steps) = sieve.find_block(&hay, span, noted, |s, at| hits.push((s, at)));
-                (hits, count, flags, steps)
+                let (count, flags, crowded) = sieve.find_block(&hay, span, noted, |s, at| hits.push((s, at)));
+                (hits, count, flags, crowded)
             };
             let at_once = read(false);
             prop_assert_eq!(&read(true), &at_once);
