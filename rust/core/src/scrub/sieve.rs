@@ -890,9 +890,11 @@ pub(crate) fn check_spread(sigs: &[Vec<u8>]) {
 }
 
 /// One call of [`Sieve::find`], run with AVX-512 enabled (and VBMI where `BYTES`: by
-/// the byte tables), or of [`Sieve::find_storm`] (`STORM`, with `BYTES`). Returns how
-/// many signatures and pairs it found, how many positions it flagged, and how many of
-/// those the storm dropped.
+/// the byte tables), of [`Sieve::find_storm`] (`STORM`, with `BYTES`), or of
+/// [`Sieve::find_block`] noting its steps (`NOTED`, with `BYTES`: see
+/// [`noted_steps`]). Returns how many signatures and pairs it found, how many
+/// positions it flagged, how many of those the storm dropped, and how many steps had
+/// a flag (by the byte tables; none counted by the word tables).
 #[cfg(target_arch = "x86_64")]
 struct Scan<'a, F, const CASED: bool, const BYTES: bool, const STORM: bool, const NOTED: bool> {
     sieve: &'a Sieve,
