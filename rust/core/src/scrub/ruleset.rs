@@ -175,6 +175,17 @@ impl ByteClass {
         ByteClass(words)
     }
 
+    /// The bytes on which `state` of `dfa` goes back to itself.
+    pub(crate) fn looping(dfa: &dense::DFA<Vec<u32>>, state: StateID) -> ByteClass {
+        let mut words = [0u64; 4];
+        for b in 0..=255u8 {
+            if dfa.next_state(state, b) == state {
+                words[usize::from(b >> 6)] |= 1 << (b & 63);
+            }
+        }
+        ByteClass(words)
+    }
+
     /// Its bits, as [`ByteClass::from_words`] takes them.
     pub(crate) fn words(self) -> [u64; 4] {
         self.0
@@ -590,22 +601,25 @@ impl Loosened {
         let mut todo = vec![start];
         seen[index(start)] = true;
         while let Some(state) = todo.pop() {
-            let mut words = [0u64; 4];
             for b in 0..=255u8 {
                 let next = dfa.next_state(state, b);
-                if next == state {
-                    words[usize::from(b >> 6)] |= 1 << (b & 63);
-                }
                 if !seen[index(next)] {
                     seen[index(next)] = true;
                     todo.push(next);
                 }
             }
-            if words.iter().map(|w| w.count_ones() as usize).sum::<usize>() >= LOOP_MIN {
+            let class = ByteClass::looping(&dfa, state);
+            if class
+                .words()
+                .iter()
+                .map(|w| w.count_ones() as usize)
+                .sum::<usize>()
+                >= LOOP_MIN
+            {
                 if loops.len() <= index(state) {
                     loops.resize(index(state) + 1, None);
                 }
-                loops[index(state)] = Some(Box::new(Swallow::new(ByteClass::from_words(words))));
+                loops[index(state)] = Some(Box::new(Swallow::new(class)));
             }
         }
         Some(Loosened { dfa, start, loops })

@@ -974,21 +974,7 @@ fn byte_steps<G: AsRef<[ByteGroup]>, const CASED: bool, const STORM: bool>(
     mut found: impl FnMut(u32, usize),
 ) -> (usize, usize, usize, usize) {
     let storm = storm.filter(|_| STORM).map(|s| (s.tables(), s.off));
-    // Byte `i` of `upk` selects byte `i + k` of a pair of registers (`vpermt2b`).
-    // (Made here: loaded from a constant table in the slice's last step instead, they
-    // left clean text 7 % slower in alternated builds, a difference of code layout.)
-    let up = |k: u8| bytemuck::cast::<[u8; 64], __m512i>(std::array::from_fn(|i| i as u8 + k));
-    let ups = [up(1), up(2), up(3)];
-    let mut reading = Reading {
-        sieve,
-        vbmi,
-        hay,
-        to,
-        ups,
-        storm,
-        carried: Carried::default(),
-        dropped: 0,
-    };
+    let mut reading = Reading::new(sieve, vbmi, (hay, to), storm);
     let mut asking = Asking::default();
     let groups = groups.as_ref();
     let mut p = at;
@@ -1030,17 +1016,7 @@ fn noted_steps<const CASED: bool>(
     (at, to): (usize, usize),
     mut found: impl FnMut(u32, usize),
 ) -> (usize, usize, usize, usize) {
-    let up = |k: u8| bytemuck::cast::<[u8; 64], __m512i>(std::array::from_fn(|i| i as u8 + k));
-    let mut reading = Reading {
-        sieve,
-        vbmi,
-        hay,
-        to,
-        ups: [up(1), up(2), up(3)],
-        storm: None,
-        carried: Carried::default(),
-        dropped: 0,
-    };
+    let mut reading = Reading::new(sieve, vbmi, (hay, to), None);
     let mut asking = Asking::default();
     let mut p = at;
     // The batch before the one being read: where it starts, each step's flags, and a
@@ -1086,7 +1062,32 @@ struct Reading<'a> {
 }
 
 #[cfg(target_arch = "x86_64")]
-impl Reading<'_> {
+impl<'a> Reading<'a> {
+    /// The call's reading of `hay` up to `to`, with a storm's tables and offset.
+    #[inline(always)]
+    fn new(
+        sieve: &'a Sieve,
+        vbmi: Vbmi,
+        (hay, to): (&'a [u8], usize),
+        storm: Option<(&'a StormTables, usize)>,
+    ) -> Reading<'a> {
+        // Byte `i` of `upk` selects byte `i + k` of a pair of registers (`vpermt2b`).
+        // (Made here: loaded from a constant table in the slice's last step instead,
+        // they left clean text 7 % slower in alternated builds, a difference of code
+        // layout.)
+        let up = |k: u8| bytemuck::cast::<[u8; 64], __m512i>(std::array::from_fn(|i| i as u8 + k));
+        Reading {
+            sieve,
+            vbmi,
+            hay,
+            to,
+            ups: [up(1), up(2), up(3)],
+            storm,
+            carried: Carried::default(),
+            dropped: 0,
+        }
+    }
+
     /// The bytes of the step from `p` (see [`step_bytes`]), its flags, a storm's
     /// drops cleared, and its first four groups' flags.
     #[inline(always)]

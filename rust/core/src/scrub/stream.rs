@@ -420,13 +420,7 @@ impl Loops {
             Some(i) => i,
             None if self.states.len() == LOOPS => return None,
             None => {
-                let mut words = [0u64; 4];
-                for b in 0..=255u8 {
-                    if dfa.next_state(state, b) == state {
-                        words[usize::from(b >> 6)] |= 1 << (b & 63);
-                    }
-                }
-                let class = ByteClass::from_words(words);
+                let class = ByteClass::looping(dfa, state);
                 self.states.push((state, Box::new(Swallow::new(class))));
                 self.states.len() - 1
             }
