@@ -923,8 +923,12 @@ impl Scrubber {
     /// as [`Scrubber::run_before`] walks, in the held bytes for a hit that starts
     /// there); or the candidate, from its start, dies unmatched within `piece` (its
     /// rule's DFA read there as [`learn`] reads it, which is how the candidate would
-    /// read it). False at the first that is not (a hit that starts in the held bytes
-    /// is asked its run only): the piece is then buffered and read as usual.
+    /// read it; for a hit that starts in the held bytes, within them and the first
+    /// bytes of `piece`: the bridge its hits were found on). False at the first that
+    /// is not (a hit that starts in the held bytes of a rule not compiled yet is
+    /// asked its run only): the piece is then buffered and read as usual. (A storm's
+    /// keyword cut by the slice's edge had each of its slices buffered: 64 KiB
+    /// copied and read again for one hit that dies three bytes on.)
     fn die_in_place(&mut self, piece: &[u8], before: usize, hits: &[Hit]) -> bool {
         let set = &*self.set;
         for &(k, at) in hits {
@@ -940,11 +944,15 @@ impl Scrubber {
                 Some(off) => (off, &piece[..off]),
                 None => (0, &[][..]),
             };
-            // A run out of bounds drops the hit whether or not its gate would.
-            let start = match r.before.as_ref().map(|b| run_fails(b, held, text)) {
-                None if at >= before => off,
+            // A run out of bounds drops the hit whether or not its gate would. A hit
+            // that starts in the held bytes is read on them and the slice's first
+            // bytes (the bridge its hits were found on).
+            let (start, read) = match r.before.as_ref().map(|b| run_fails(b, held, text)) {
+                None if at >= before => (off, piece),
+                None => (at, &self.bridge[..]),
                 Some((true, _)) => continue,
-                Some((false, run)) if at >= before && run <= off => off - run,
+                Some((false, run)) if at >= before && run <= off => (off - run, piece),
+                Some((false, run)) if at < before && run <= at => (at - run, &self.bridge[..]),
                 _ => return false,
             };
             if !r.compiled() {
@@ -962,7 +970,7 @@ impl Scrubber {
                 &mut self.memos[rule as usize],
                 Some(&mut self.loops[rule as usize]),
             );
-            let (dies, n) = learn(set, rule, learned, &piece[start..]);
+            let (dies, n) = learn(set, rule, learned, &read[start..]);
             self.work += n;
             if !dies {
                 return false;
@@ -3564,6 +3572,42 @@ mod tests {
         let mut out = Vec::new();
         for piece in text.chunks(size) {
             s.feed(piece, &mut out);
+        }
+        s.flush(&mut out);
+        assert_eq!((out == text, s.redactions()), (true, 0));
+        // All but the first, whose hits the storm's drop has not yet thinned.
+        assert_eq!(s.in_place, 11);
+    }
+
+    /// A storm of a keyword whose rule reads no run before it (`sk-`, two random bytes
+    /// between copies), every slice's edge cutting a copy after `sk` (its first bytes
+    /// held): each slice is read where it lies too, the held copy's candidate read on
+    /// the held bytes and the slice's first bytes, where it dies (before, the held
+    /// copy had every slice buffered); all goes out unchanged. (Its rules compiled:
+    /// the hit of a rule not compiled yet is asked its gate only well inside a slice.)
+    #[test]
+    fn storms_cut_by_a_slice_edge_are_read_in_place() {
+        // Twelve slices of 16,380 bytes, five bytes a copy after three: each ends
+        // with `sk`.
+        let size = 16_380;
+        let alphabet = b"aZ09_-.:= ";
+        let copies = (0..).flat_map(|i: usize| {
+            let [a, b] = [alphabet[i * 7 % 11 % 10], alphabet[i * 3 % 13 % 10]];
+            [b's', b'k', b'-', a, b]
+        });
+        let text: Vec<u8> = b"ab "
+            .iter()
+            .copied()
+            .chain(copies)
+            .take(12 * size)
+            .collect();
+        let set = Arc::new(RuleSet::new(&[], &[], super::super::DEFAULT_REPLACEMENT).unwrap());
+        set.compile_all().unwrap();
+        let mut s = Scrubber::new(set);
+        let mut out = Vec::new();
+        for piece in text.chunks(size) {
+            s.feed(piece, &mut out);
+            assert_eq!(s.held(), 2);
         }
         s.flush(&mut out);
         assert_eq!((out == text, s.redactions()), (true, 0));
