@@ -3,10 +3,13 @@ way to tell a change of a few per cent from the host's noise, which moves runs o
 build in separate processes by more than that.
 
     python benches/ab.py BEFORE/_core.abi3.so AFTER/_core.abi3.so [--rounds 9] [--size 16]
+                         [--inputs FILE ...]
 
 Each round feeds the corpus of ``compare.py`` (clean, then a credential every 4 KiB)
 through ``Scrubber.feed_bytes`` in 64 KiB chunks, and its first 2 MiB in 32-byte
 writes, with each build in turn; prints the median MB/s of each build and case.
+``--inputs`` times those files instead of the dense corpus, in 64 KiB chunks only
+(the adversarial inputs ``worst`` writes with ``DUMP=DIR``, beside clean text).
 """
 
 from __future__ import annotations
@@ -49,20 +52,21 @@ def main() -> None:
     parser.add_argument("after")
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--size", type=int, default=16, help="corpus size in MiB")
+    parser.add_argument("--inputs", nargs="*", type=Path, default=[])
     args = parser.parse_args()
     builds = {"before": load(args.before), "after": load(args.after)}
     assert builds["before"] is not builds["after"]
-    texts = {
-        name: agent_text(args.size << 20, every).text.encode()
-        for name, every in (("clean", None), ("dense", 4096))
-    }
+    kinds = (("clean", None),) if args.inputs else (("clean", None), ("dense", 4096))
+    texts = {name: agent_text(args.size << 20, every).text.encode() for name, every in kinds}
+    texts.update((path.name, path.read_bytes()) for path in args.inputs)
     for core in builds.values():  # compile the rules each text meets, untimed
         for data in texts.values():
             rate(core, data[: 1 << 20], 65536)
     results: dict[tuple[str, int, str], list[float]] = {}
     for _ in range(args.rounds):
         for name, data in texts.items():
-            for chunk, part in ((65536, data), (32, data[: 2 << 20])):
+            writes = () if args.inputs else ((32, data[: 2 << 20]),)
+            for chunk, part in ((65536, data), *writes):
                 for build, core in builds.items():
                     results.setdefault((name, chunk, build), []).append(rate(core, part, chunk))
     for (name, chunk, build), xs in sorted(results.items()):
