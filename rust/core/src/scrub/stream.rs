@@ -3612,7 +3612,8 @@ mod tests {
         }
         s.flush(&mut out);
         assert_eq!((out == text, s.redactions()), (true, 0));
-        // All but the first, whose hits the storm's drop has not yet thinned.
+        // Each after the first, whose hits all go in the storm's drop (it goes out as
+        // a slice with no hit does).
         assert_eq!(s.in_place, 11);
     }
 
