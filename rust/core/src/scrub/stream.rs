@@ -81,6 +81,10 @@ const IDLE_MIN: usize = 4096;
 /// keyword (its left guard, two bytes), with room to spare.
 const IN_PLACE_BACK: usize = 64;
 
+/// The most bytes [`Scrubber::candidates_die_in`] reads of a candidate: one that lives
+/// longer is read with its slice buffered, the usual way.
+const SETTLE_MOST: usize = 512;
+
 /// The most hits a slice may hold for [`Scrubber::die_in_place`] to be asked: clean
 /// agent output holds ~4 a 64 KiB slice that get that far, while a storm's slice
 /// holds hundreds, one of which lives (each walked in vain before it).
@@ -351,6 +355,10 @@ pub struct Scrubber {
     /// (see [`Scrubber::die_in_place`]).
     #[cfg(test)]
     pub(super) in_place: u64,
+    /// Tests only: the slices read where they lie up to a hit that does not die in
+    /// them, and the usual way from there.
+    #[cfg(test)]
+    pub(super) in_place_up_to: u64,
 }
 
 /// The states one candidate's DFA passed through, byte by byte: `states[i]` is the
@@ -752,6 +760,8 @@ impl Scrubber {
             made: 0,
             #[cfg(test)]
             in_place: 0,
+            #[cfg(test)]
+            in_place_up_to: 0,
         }
     }
 
@@ -819,8 +829,8 @@ impl Scrubber {
         let held = (start - self.emitted) as usize;
         let idle = self.scanned == start
             && held <= HELD_MAX
-            && self.cands.is_empty()
-            && self.swallow.is_none();
+            && self.swallow.is_none()
+            && (self.cands.is_empty() || self.candidates_die_in(piece));
         #[cfg(test)]
         if self.buffered {
             return false;
@@ -873,8 +883,37 @@ impl Scrubber {
         // the copy cost clean text 6-9 % of its time.
         let runs = !self.prefilter_space.runs.runs.is_empty();
         let mut found = !hits.is_empty() || runs;
+        let mut cut = 0;
         if found && !runs && self.scanned == end && hits.len() <= IN_PLACE_HITS {
-            found = !self.die_in_place(piece, before, &hits);
+            cut = self.die_in_place(piece, before, &hits);
+            found = cut < piece.len();
+        }
+        if found && cut >= IDLE_MIN.max(2 * context) {
+            // Every hit before `cut` dies where it lies: the piece is read in place up
+            // to it, and the usual way from it on, only its hits from `context` bytes
+            // past `cut` on taken (those before die; a hit's candidate starts at most
+            // `context` bytes before it). In a word storm every slice ends in copies
+            // whose run goes past its edge, and each slice had been buffered whole.
+            self.cands.clear();
+            let tail = before + cut + context;
+            hits.retain(|&(_, at)| at >= tail);
+            out.emit(
+                self.emitted,
+                &self.buf[(self.emitted - self.base) as usize..],
+            );
+            out.emit(start, &piece[..cut]);
+            let keep = cut - context;
+            self.buf.clear();
+            self.base = start + keep as u64;
+            self.buf.extend_from_slice(&piece[keep..]);
+            self.emitted = start + cut as u64;
+            self.take_hits(hits, from, start);
+            self.process_into(out, false);
+            #[cfg(test)]
+            {
+                self.in_place_up_to += 1;
+            }
+            return true;
         }
         if found || self.scanned < end {
             self.buf.extend_from_slice(piece);
@@ -883,6 +922,9 @@ impl Scrubber {
             return true;
         }
         self.hits = hits;
+        // The open candidates die unmatched within `piece` (see
+        // `candidates_die_in`): gone, as reading it the usual way leaves them.
+        self.cands.clear();
         // As `tail_hold` decides; a `before` run reaching the start of `piece` may
         // go on in the buffer: then the usual way.
         let hold = self
@@ -914,6 +956,51 @@ impl Scrubber {
         true
     }
 
+    /// Whether every open candidate dies unmatched within `piece`, as [`run`] would
+    /// read it: live, with no match met, its rule's DFA read on from where it stands
+    /// (its held bytes, then `piece`) dies short of its cap, within [`SETTLE_MOST`]
+    /// bytes, with no match on the way; and so do its followers, each read from its
+    /// start. [`Scrubber::feed_idle`] then reads `piece` in place all the same. In a
+    /// word storm (`token` and an alphanumeric byte, again and again) every slice ends
+    /// in copies whose run goes past its edge: their candidate, held, had each slice
+    /// buffered (64 KiB copied and read again), though they die a few dozen bytes on.
+    fn candidates_die_in(&self, piece: &[u8]) -> bool {
+        self.cands.iter().all(|c| {
+            let rule = &self.set.rules[c.rule as usize];
+            let (true, None, Some(m)) = (c.fate == Fate::Live, c.best, rule.matcher()) else {
+                return false;
+            };
+            let dfa = &m.dfa;
+            // The DFA in `state`, fed from `pos` on, dies unmatched short of the cap
+            // of a candidate that starts at `start`.
+            let dies = |mut state, pos: u64, start: u64| {
+                let cap = start + rule.max_len as u64 + 2;
+                let held = &self.buf[(pos - self.base) as usize..];
+                for (pos, &b) in (pos..).zip(held.iter().chain(piece).take(SETTLE_MOST)) {
+                    if pos >= cap {
+                        return false;
+                    }
+                    state = dfa.next_state(state, b);
+                    if dfa.is_special_state(state) {
+                        if dfa.is_dead_state(state) || dfa.is_quit_state(state) {
+                            return true;
+                        }
+                        if dfa.is_match_state(state) {
+                            return false;
+                        }
+                    }
+                }
+                false
+            };
+            let followers = c.follow.map_or(0, |f| f.n);
+            dies(c.state, c.pos, c.start)
+                && (1..=followers).all(|k| {
+                    let at = c.start + k * c.follow.map_or(0, |f| f.d);
+                    dies(m.start, at, at)
+                })
+        })
+    }
+
     /// Whether every hit of `hits` (offsets from `before` bytes ahead of `piece`) is a
     /// keyword's that `take_hits` drops or whose candidate dies unmatched within
     /// `piece`, as told from the bytes at hand: its rule not compiled, its gate or its
@@ -929,11 +1016,17 @@ impl Scrubber {
     /// asked its run only): the piece is then buffered and read as usual. (A storm's
     /// keyword cut by the slice's edge had each of its slices buffered: 64 KiB
     /// copied and read again for one hit that dies three bytes on.)
-    fn die_in_place(&mut self, piece: &[u8], before: usize, hits: &[Hit]) -> bool {
+    fn die_in_place(&mut self, piece: &[u8], before: usize, hits: &[Hit]) -> usize {
         let set = &*self.set;
+        let mut cut = piece.len();
         for &(k, at) in hits {
+            // A hit that does not die here: the piece is read the usual way from
+            // `context` bytes before it (from its start where it starts in the held
+            // bytes: all of it).
+            let fails = at.saturating_sub(before).saturating_sub(set.context);
             if !set.prefilter.is_keyword(k) {
-                return false;
+                cut = cut.min(fails);
+                continue;
             }
             let rule = set.keyword_rule[k as usize];
             let r = &set.rules[rule as usize];
@@ -953,7 +1046,10 @@ impl Scrubber {
                 Some((true, _)) => continue,
                 Some((false, run)) if at >= before && run <= off => (off - run, piece),
                 Some((false, run)) if at < before && run <= at => (at - run, &self.bridge[..]),
-                _ => return false,
+                _ => {
+                    cut = cut.min(fails);
+                    continue;
+                }
             };
             if !r.compiled() {
                 // As `dies_uncompiled` asks, well inside the slice (a gate reads back).
@@ -964,7 +1060,13 @@ impl Scrubber {
                 if off >= IN_PLACE_BACK && drops() {
                     continue;
                 }
-                return false;
+                // One that starts in the held bytes: its lazy DFA read on the bridge
+                // (its gate, which may read back past the bridge, not asked).
+                if at < before && r.before.is_none() && r.dies_uncompiled(&self.bridge[at..]) {
+                    continue;
+                }
+                cut = cut.min(fails);
+                continue;
             }
             let learned = (
                 &mut self.memos[rule as usize],
@@ -973,14 +1075,14 @@ impl Scrubber {
             let (dies, n) = learn(set, rule, learned, &read[start..]);
             self.work += n;
             if !dies {
-                return false;
+                cut = cut.min(fails);
             }
         }
         #[cfg(test)]
         {
-            self.in_place += 1;
+            self.in_place += u64::from(cut == piece.len());
         }
-        true
+        cut
     }
 
     /// End the stream: append everything still held back, scrubbed. The scrubber is
@@ -3615,6 +3717,28 @@ mod tests {
         // Each after the first, whose hits all go in the storm's drop (it goes out as
         // a slice with no hit does).
         assert_eq!(s.in_place, 11);
+    }
+
+    /// A word storm (`token` and an alphanumeric byte, again and again) in slices of 16
+    /// KiB: every slice ends in copies whose candidates live past its edge, and begins
+    /// with the ones held from the last. Each after the first is read where it lies up
+    /// to its last copies (the held ones die within it), and the usual way from there:
+    /// call by call the output and hold-back of slices buffered whole.
+    #[test]
+    fn word_storms_are_read_in_place_up_to_their_last_copies() {
+        let text: Vec<u8> = (0..)
+            .flat_map(|i: usize| [&b"token"[..], &[b"aZ09"[i * 7 % 11 % 4]]].concat())
+            .take(12 * 16 * 1024)
+            .collect();
+        fed_idle_as_buffered(&text, &[16 * 1024]).unwrap();
+        let mut s = Scrubber::new(RuleSet::builtin());
+        let mut out = Vec::new();
+        for piece in text.chunks(16 * 1024) {
+            s.feed(piece, &mut out);
+        }
+        s.flush(&mut out);
+        assert_eq!((out == text, s.redactions()), (true, 0));
+        assert!(s.in_place_up_to >= 10, "{} of 12", s.in_place_up_to);
     }
 
     /// An overflow's swallow, begun in one chunk, drops bytes of the next without
