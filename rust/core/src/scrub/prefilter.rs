@@ -5040,35 +5040,32 @@ mod tests {
     /// blocks, a block at a time where its storm begins.
     #[test]
     fn lasting_storms_are_read_in_parts_of_several_blocks() {
-        let set = crate::scrub::RuleSet::builtin();
-        let pre = &set.prefilter;
-        if pre
-            .keywords
-            .as_ref()
-            .and_then(|k| k.sieve.as_ref())
-            .is_none()
-        {
+        let Some((text, scratch, _)) = sk_storm_through_the_sieve(4 << 16) else {
             return; // no AVX-512: Teddy reads storms
-        }
-        let mut text = storm_between(b"sk-", 4 << 16, b"aZ09_-.:= ", 2);
-        text.truncate(4 << 16);
-        let (mut scratch, mut dense) = (Scratch::default(), false);
-        for piece in text.chunks(1 << 16) {
-            let mut hits = Vec::new();
-            pre.find_gated(
-                piece,
-                &mut scratch,
-                &mut hits,
-                &mut dense,
-                (true, None, usize::MAX),
-            );
-        }
+        };
         let (parts, blocks) = (scratch.storm.parts, text.len() / BLOCK);
         assert!(parts > 0, "a storm of `sk-` is read as one");
         assert!(
             2 * parts <= blocks,
             "{parts} storm parts for {blocks} blocks"
         );
+    }
+
+    /// `len` bytes of `sk-` and two random bytes, again and again, read by the built-in
+    /// rules' prefilter in slices of 64 KiB, gated: the text, the scratch after it and
+    /// the hits reported. `None` where the prefilter has no sieve (no AVX-512).
+    fn sk_storm_through_the_sieve(len: usize) -> Option<(Vec<u8>, Scratch, Vec<Hit>)> {
+        let set = crate::scrub::RuleSet::builtin();
+        let pre = &set.prefilter;
+        pre.keywords.as_ref()?.sieve.as_ref()?;
+        let mut text = storm_between(b"sk-", len, b"aZ09_-.:= ", 2);
+        text.truncate(len);
+        let (mut scratch, mut dense, mut hits) = (Scratch::default(), false, Vec::new());
+        for piece in text.chunks(1 << 16) {
+            let gated = (true, None, usize::MAX);
+            pre.find_gated(piece, &mut scratch, &mut hits, &mut dense, gated);
+        }
+        Some((text, scratch, hits))
     }
 
     /// A storm at a stream's start: its first slice's probe is read again as a dense
@@ -5079,27 +5076,10 @@ mod tests {
     /// judged ~830 one by one.
     #[test]
     fn storms_at_a_streams_start_are_found_within_its_first_block() {
-        let set = crate::scrub::RuleSet::builtin();
-        let pre = &set.prefilter;
-        if pre
-            .keywords
-            .as_ref()
-            .and_then(|k| k.sieve.as_ref())
-            .is_none()
-        {
+        let Some((text, scratch, hits)) = sk_storm_through_the_sieve(1 << 16) else {
             return; // no AVX-512: Teddy reads storms
-        }
-        let mut text = storm_between(b"sk-", 1 << 16, b"aZ09_-.:= ", 2);
-        text.truncate(1 << 16);
+        };
         let copies = text.windows(3).filter(|w| w == b"sk-").count();
-        let (mut scratch, mut dense, mut hits) = (Scratch::default(), false, Vec::new());
-        pre.find_gated(
-            &text,
-            &mut scratch,
-            &mut hits,
-            &mut dense,
-            (true, None, usize::MAX),
-        );
         let dropped = scratch.storm.dropped;
         assert!(
             dropped + STORM_FIRST >= copies && hits.len() < STORM_FIRST / 5,
