@@ -85,6 +85,12 @@ const IN_PLACE_BACK: usize = 64;
 /// longer is read with its slice buffered, the usual way.
 const SETTLE_MOST: usize = 512;
 
+/// The most followers of a candidate [`Scrubber::candidates_die_in`] reads, each up
+/// to [`SETTLE_MOST`] bytes: a slice after `eyJ-eyJ-…` (thousands of followers) is
+/// buffered the usual way rather than read again for each (a word storm's held copies
+/// are four or five).
+const SETTLE_FOLLOWERS: u64 = 16;
+
 /// The most hits a slice may hold for [`Scrubber::die_in_place`] to be asked: clean
 /// agent output holds ~4 a 64 KiB slice that get that far, while a storm's slice
 /// holds hundreds, one of which lives (each walked in vain before it).
@@ -993,7 +999,8 @@ impl Scrubber {
                 false
             };
             let followers = c.follow.map_or(0, |f| f.n);
-            dies(c.state, c.pos, c.start)
+            followers <= SETTLE_FOLLOWERS
+                && dies(c.state, c.pos, c.start)
                 && (1..=followers).all(|k| {
                     let at = c.start + k * c.follow.map_or(0, |f| f.d);
                     dies(m.start, at, at)
