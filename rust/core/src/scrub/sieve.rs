@@ -2124,7 +2124,7 @@ impl StormTables {
         // call, it left the storms of `sk-`, which never read a cap, ~3-5 % slower
         // (and as a closure, word storms ~4x slower: it did not inline).
         macro_rules! capped {
-            ($outside:expr, $n:expr) => {{
+            ($outside:expr, $n:expr, $asked:expr) => {{
                 let here = cap_here.unwrap_or_else(|| of(first[0], $outside));
                 let next = of(at(p + LANES), $outside);
                 carried.cap = Some(next);
@@ -2135,10 +2135,15 @@ impl StormTables {
                     0 => u64::MAX,
                     _ => !ahead_bits(outside, $n, self.len),
                 };
-                if let Some(first) = self.cap_first.filter(|_| capped != 0) {
+                // The bytes after the keyword are looked up where they answer for a
+                // hit still asked (in a word storm of `secret` or `token`, the
+                // second lookups had been made at every step for places no copy
+                // starts at).
+                if let Some(first) = self.cap_first.filter(|_| capped & $asked != 0) {
                     let next = at(p + self.len);
                     let mut kills = of(next, first);
-                    if let Some((group, then)) = self.cap_then.filter(|_| capped & !kills != 0) {
+                    let asked = capped & $asked & !kills;
+                    if let Some((group, then)) = self.cap_then.filter(|_| asked != 0) {
                         kills |= of(next, group) & of(at(p + self.len + 1), then);
                     }
                     capped &= kills;
@@ -2164,13 +2169,13 @@ impl StormTables {
             // its cap (all of them in a storm of `token` and an alphanumeric byte;
             // in most storms, none).
             if let Some((outside, n)) = self.cap.filter(|_| drops & !dies != 0) {
-                dies |= capped!(outside, n);
+                dies |= capped!(outside, n, drops & !dies);
             }
             drops &= dies;
         } else if self.runs_on {
             // A run no byte ends (after `token`): only its cap drops a hit.
             drops &= match self.cap {
-                Some((outside, n)) => capped!(outside, n),
+                Some((outside, n)) => capped!(outside, n, drops),
                 None => 0,
             };
         }
