@@ -248,6 +248,71 @@ pub(super) struct Follow {
     k: u32,
 }
 
+/// State kept per rule, each rule's made at the first write to it: until then it reads
+/// as its default. A stream of clean text writes none, and made for each of the
+/// built-in rules at once (a clone each), these had been most of [`Scrubber::new`]'s
+/// ~8 µs, which [`scrub`] pays at every call.
+#[derive(Clone, Debug)]
+pub(super) struct PerRule<T> {
+    /// Empty until the first write to any rule's.
+    items: Vec<Option<T>>,
+    n: usize,
+    /// What a rule's reads as before it is made.
+    blank: T,
+}
+
+impl<T: Default> PerRule<T> {
+    fn new(n: usize) -> PerRule<T> {
+        PerRule {
+            items: Vec::new(),
+            n,
+            blank: T::default(),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn make(&mut self) {
+        self.items = (0..self.n).map(|_| None).collect();
+    }
+
+    /// Each rule's item in order (tests).
+    #[cfg(test)]
+    pub(super) fn iter(&self) -> impl Iterator<Item = &T> {
+        (0..self.n).map(|i| &self[i])
+    }
+
+    /// How many rules' items were made (tests).
+    #[cfg(test)]
+    pub(super) fn made(&self) -> usize {
+        self.items.iter().filter(|item| item.is_some()).count()
+    }
+}
+
+impl<T> std::ops::Index<usize> for PerRule<T> {
+    type Output = T;
+
+    #[inline]
+    fn index(&self, i: usize) -> &T {
+        match self.items.get(i) {
+            Some(Some(item)) => item,
+            Some(None) => &self.blank,
+            None if self.items.is_empty() && i < self.n => &self.blank,
+            None => panic!("rule {i} of {}", self.n),
+        }
+    }
+}
+
+impl<T: Default> std::ops::IndexMut<usize> for PerRule<T> {
+    #[inline]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        if self.items.is_empty() {
+            self.make();
+        }
+        self.items[i].get_or_insert_with(T::default)
+    }
+}
+
 /// A streaming scrubber: a shared [`RuleSet`] plus the state of one stream.
 #[derive(Debug, Clone)]
 pub struct Scrubber {
@@ -286,7 +351,7 @@ pub struct Scrubber {
     pub(super) dense: bool,
     /// Per rule, the path its DFA took in the last run that did not join an earlier
     /// one (see [`Trail`]).
-    pub(super) trails: Vec<Trail>,
+    pub(super) trails: PerRule<Trail>,
     pub(super) eager_trail: Trail,
     /// Per rule, the last [`Head`] recorded.
     pub(super) heads: Vec<Head>,
@@ -294,14 +359,14 @@ pub struct Scrubber {
     /// the memo), counted up to [`CAP_AFTER`] (see [`Scrubber::capped`]).
     pub(super) keyword_cands: Vec<u32>,
     /// Per rule, the states its DFA loops in (see [`Loops`]).
-    pub(super) loops: Vec<Loops>,
+    pub(super) loops: PerRule<Loops>,
     /// Per rule, the bytes of the last candidates whose DFA died (see [`Memo`]).
-    pub(super) memos: Vec<Memo>,
+    pub(super) memos: PerRule<Memo>,
     /// Per rule with a run before its keyword, the last run measured: `(hit, run)`
     /// (see [`Scrubber::run_before`]).
     pub(super) runs: Vec<(u64, usize)>,
     /// Per rule, the last match judged (see [`Verdict`]).
-    pub(super) verdicts: Vec<Verdict>,
+    pub(super) verdicts: PerRule<Verdict>,
     /// The space that finds `secret…` groups, of the last rule that used it.
     pub(super) secret: Option<SecretCache>,
     pub(super) scratch: Vec<StateID>,
@@ -728,14 +793,14 @@ impl Scrubber {
             before_at: RunsAt::default(),
             eager_from: 0,
             dense: false,
-            trails: vec![Trail::default(); n],
+            trails: PerRule::new(n),
             eager_trail: Trail::default(),
             heads: vec![Head::NONE; n],
             keyword_cands: vec![0; n],
-            loops: vec![Loops::default(); n],
-            memos: vec![Memo::default(); n],
+            loops: PerRule::new(n),
+            memos: PerRule::new(n),
             runs: vec![(u64::MAX, 0); n],
-            verdicts: vec![Verdict::default(); n],
+            verdicts: PerRule::new(n),
             secret: None,
             scratch: Vec::new(),
             bridge: Vec::new(),
@@ -3906,6 +3971,51 @@ mod tests {
                 "chunks of {chunk}"
             );
         }
+    }
+
+    /// A scrubber makes a rule's state at the first write to it: a stream of clean
+    /// text, and one whose keywords' candidates die, make none (a scrubber is made at
+    /// every [`scrub`]); a stream with credentials makes some rules', and scrubs as a
+    /// scrubber that had every rule's from the start.
+    #[test]
+    fn per_rule_state_is_made_at_its_first_write() {
+        let made =
+            |s: &Scrubber| s.memos.made() + s.loops.made() + s.trails.made() + s.verdicts.made();
+        let set = RuleSet::builtin();
+        let line = b"The build passed; next, the docs (see README.md) and 42 tests.\n";
+        let mut s = Scrubber::new(set.clone());
+        let mut out = Vec::new();
+        s.feed(&line.repeat(2000), &mut out);
+        s.flush(&mut out);
+        assert_eq!(out, line.repeat(2000));
+        assert_eq!(made(&s), 0);
+        let died = b"the token is missing; see the secret docs and sk- prefixes\n".repeat(200);
+        let mut s = Scrubber::new(set.clone());
+        out.clear();
+        s.feed(&died, &mut out);
+        s.flush(&mut out);
+        assert_eq!(out, died);
+        assert_eq!(made(&s), 0);
+        let text = b"token=ghp_0123456789abcdefghijABCDEFGHIJklmnopqr used\n".repeat(50);
+        let mut s = Scrubber::new(set.clone());
+        let mut lazy = Vec::new();
+        s.feed(&text, &mut lazy);
+        s.flush(&mut lazy);
+        let some = made(&s);
+        assert!(some > 0 && some < 4 * set.rules.len(), "{some} made");
+        // Made at once, as before: the same output.
+        let mut s = Scrubber::new(set.clone());
+        for r in 0..set.rules.len() {
+            let _ = (&mut s.memos[r], &mut s.loops[r]);
+            let _ = (&mut s.trails[r], &mut s.verdicts[r]);
+        }
+        assert_eq!(made(&s), 4 * set.rules.len());
+        let mut eager = Vec::new();
+        s.feed(&text, &mut eager);
+        s.flush(&mut eager);
+        assert_eq!(lazy, eager);
+        assert_eq!(lazy, scrub(&set, &text));
+        assert!(!lazy.windows(4).any(|w| w == b"ghp_"));
     }
 
     /// Clean text goes through without a byte written; a credential in its second
