@@ -430,6 +430,10 @@ pub struct Scrubber {
     /// them, and the usual way from there.
     #[cfg(test)]
     pub(super) in_place_up_to: u64,
+    /// Tests only: the slices whose held candidates were read ahead (see
+    /// [`Scrubber::candidates_die_in`]).
+    #[cfg(test)]
+    pub(super) read_ahead: u64,
 }
 
 /// The states one candidate's DFA passed through, byte by byte: `states[i]` is the
@@ -833,6 +837,8 @@ impl Scrubber {
             in_place: 0,
             #[cfg(test)]
             in_place_up_to: 0,
+            #[cfg(test)]
+            read_ahead: 0,
         }
     }
 
@@ -898,20 +904,22 @@ impl Scrubber {
         let start = self.end();
         let context = self.set.context;
         let held = (start - self.emitted) as usize;
-        let idle = self.scanned == start
-            && held <= HELD_MAX
-            && self.swallow.is_none()
-            && (self.cands.is_empty() || self.candidates_die_in(piece));
+        let idle = self.scanned == start && held <= HELD_MAX && self.swallow.is_none();
         #[cfg(test)]
         if self.buffered {
             return false;
         }
         let end = start + piece.len() as u64;
+        // Held candidates are read ahead last, and only for a slice long enough to be
+        // read in place: asked first, a stream written a byte at a time read them up
+        // to 512 bytes on at every write (a repeated `AWS_BEARER_TOKEN_BEDROCK`, half
+        // of its time).
         if !idle
             || piece.len() < IDLE_MIN.max(2 * context)
             || !self.shortcuts()
             || self.replayable(end)
             || self.busy
+            || !(self.cands.is_empty() || self.candidates_die_in(piece))
         {
             return false;
         }
@@ -1035,7 +1043,11 @@ impl Scrubber {
     /// word storm (`token` and an alphanumeric byte, again and again) every slice ends
     /// in copies whose run goes past its edge: their candidate, held, had each slice
     /// buffered (64 KiB copied and read again), though they die a few dozen bytes on.
-    fn candidates_die_in(&self, piece: &[u8]) -> bool {
+    fn candidates_die_in(&mut self, piece: &[u8]) -> bool {
+        #[cfg(test)]
+        {
+            self.read_ahead += 1;
+        }
         self.cands.iter().all(|c| {
             let rule = &self.set.rules[c.rule as usize];
             let (true, None, Some(m)) = (c.fate == Fate::Live, c.best, rule.matcher()) else {
@@ -3811,6 +3823,37 @@ mod tests {
         s.flush(&mut out);
         assert_eq!((out == text, s.redactions()), (true, 0));
         assert!(s.in_place_up_to >= 10, "{} of 12", s.in_place_up_to);
+    }
+
+    /// Held candidates are read ahead only for a slice long enough to be read in place:
+    /// a stream written a byte at a time, whose every write leaves a candidate held (a
+    /// repeated `AWS_BEARER_TOKEN_BEDROCK`, a word storm of `token`), reads none ahead,
+    /// while the word storm in slices of 16 KiB does (each begins with the candidates
+    /// the last one held); the output is the same either way.
+    #[test]
+    fn short_writes_read_no_held_candidates_ahead() {
+        let word_storm: Vec<u8> = (0..)
+            .flat_map(|i: usize| [&b"token"[..], &[b"aZ09"[i * 7 % 11 % 4]]].concat())
+            .take(4 * 16 * 1024)
+            .collect();
+        let set = RuleSet::builtin();
+        for text in [b"AWS_BEARER_TOKEN_BEDROCK".repeat(2048), word_storm] {
+            let mut s = Scrubber::new(set.clone());
+            let mut out = Vec::new();
+            for b in &text[..8192] {
+                s.feed(std::slice::from_ref(b), &mut out);
+                assert!(s.held() > 0);
+            }
+            assert_eq!(s.read_ahead, 0);
+            for piece in text[8192..].chunks(16 * 1024) {
+                s.feed(piece, &mut out);
+            }
+            s.flush(&mut out);
+            assert_eq!(out, scrub(&set, &text));
+            if text.starts_with(b"token") {
+                assert!(s.read_ahead > 0);
+            }
+        }
     }
 
     /// An overflow's swallow, begun in one chunk, drops bytes of the next without
