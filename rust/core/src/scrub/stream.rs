@@ -976,16 +976,7 @@ impl Scrubber {
             self.cands.clear();
             let tail = before + cut + context;
             hits.retain(|&(_, at)| at >= tail);
-            out.emit(
-                self.emitted,
-                &self.buf[(self.emitted - self.base) as usize..],
-            );
-            out.emit(start, &piece[..cut]);
-            let keep = cut - context;
-            self.buf.clear();
-            self.base = start + keep as u64;
-            self.buf.extend_from_slice(&piece[keep..]);
-            self.emitted = start + cut as u64;
+            self.pass_up_to(start, piece, cut, out);
             self.take_hits(hits, from, start);
             self.process_into(out, false);
             #[cfg(test)]
@@ -1018,21 +1009,27 @@ impl Scrubber {
             return true;
         }
         self.resume = Some((end, start + hold as u64));
-        let limit = hold - run;
+        self.pass_up_to(start, piece, hold - run, out);
+        self.compact();
+        true
+    }
+
+    /// `piece` (from `start`) read in place up to `limit`: the bytes held before it
+    /// and `piece[..limit]` go out, and the buffer keeps `context` bytes before
+    /// `limit` and the rest of `piece`.
+    fn pass_up_to(&mut self, start: u64, piece: &[u8], limit: usize, out: &mut Lazy<'_, '_>) {
         out.emit(
             self.emitted,
             &self.buf[(self.emitted - self.base) as usize..],
         );
         out.emit(start, &piece[..limit]);
-        let keep = limit.saturating_sub(context);
+        let keep = limit.saturating_sub(self.set.context);
         if keep > 0 {
             self.buf.clear();
             self.base = start + keep as u64;
         }
         self.buf.extend_from_slice(&piece[keep..]);
         self.emitted = start + limit as u64;
-        self.compact();
-        true
     }
 
     /// Whether every open candidate dies unmatched within `piece`, as [`run`] would
@@ -3810,10 +3807,8 @@ mod tests {
     /// call by call the output and hold-back of slices buffered whole.
     #[test]
     fn word_storms_are_read_in_place_up_to_their_last_copies() {
-        let text: Vec<u8> = (0..)
-            .flat_map(|i: usize| [&b"token"[..], &[b"aZ09"[i * 7 % 11 % 4]]].concat())
-            .take(12 * 16 * 1024)
-            .collect();
+        let mut text = crate::scrub::prefilter::storm_between(b"token", 12 << 14, b"aZ09", 0);
+        text.truncate(12 << 14);
         fed_idle_as_buffered(&text, &[16 * 1024]).unwrap();
         let mut s = Scrubber::new(RuleSet::builtin());
         let mut out = Vec::new();
@@ -3832,10 +3827,7 @@ mod tests {
     /// the last one held); the output is the same either way.
     #[test]
     fn short_writes_read_no_held_candidates_ahead() {
-        let word_storm: Vec<u8> = (0..)
-            .flat_map(|i: usize| [&b"token"[..], &[b"aZ09"[i * 7 % 11 % 4]]].concat())
-            .take(4 * 16 * 1024)
-            .collect();
+        let word_storm = crate::scrub::prefilter::storm_between(b"token", 4 << 14, b"aZ09", 0);
         let set = RuleSet::builtin();
         for text in [b"AWS_BEARER_TOKEN_BEDROCK".repeat(2048), word_storm] {
             let mut s = Scrubber::new(set.clone());
