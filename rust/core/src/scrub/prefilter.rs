@@ -807,6 +807,12 @@ impl Gates {
             .as_ref()
     }
 
+    /// Keyword `k`'s gate where it is built already (`Some(None)`: built, and every
+    /// hit passes); `None` where it is not.
+    fn built(&self, k: u32) -> Option<Option<&Gate>> {
+        self.built[k as usize].get().map(Option::as_ref)
+    }
+
     /// The most bytes before a hit's start that keyword `k`'s gate reads (see
     /// [`Gates::back`]).
     fn back_of(&self, k: u32) -> usize {
@@ -885,8 +891,15 @@ const STORM_PART: usize = 256;
 /// later one costs (~800 hits walked and judged one by one, ~30 ns each).
 const STORM_FIRST: usize = 512;
 /// The first block of a slice that does not start dense, through the sieve or Teddy (see
-/// [`Prefilter::find_gated`]).
-const PROBE: usize = 512;
+/// [`Prefilter::find_gated`]). A storm at a stream's start costs the probe's hits,
+/// found and, where it is dense, found again: at 512 bytes, the first 4 KiB of a
+/// stream of copies of `sk-` two bytes apart, or of a word storm, read 1.3-1.5x
+/// slower than at 256.
+const PROBE: usize = 256;
+/// The fewest hits a probe through the sieve holds for its block to go on as a storm
+/// part where they are one keyword's (see [`Prefilter::spread_storm`]): one every 64
+/// bytes, as a dense block has.
+const PROBE_STORM: usize = PROBE * DENSE_HITS / BLOCK;
 /// The most bytes a chain of [`Walk::record`] reads: [`CHAINS`] of them take a dense
 /// block and its remainder ([`BLOCK`] + [`BLOCK`] / 4, and a keyword length either
 /// side) at once; [`Dense::find`] walks a longer span in pieces.
@@ -2769,6 +2782,19 @@ impl Prefilter {
         self.keywords.as_ref()?.dense.gates.as_ref()?.get(k)
     }
 
+    /// [`Prefilter::gate`] where it is built already (by any stream of this rule set):
+    /// `Some` of it, `None` where it is not.
+    pub(crate) fn gate_built(&self, k: u32) -> Option<Option<&Gate>> {
+        match self
+            .keywords
+            .as_ref()
+            .and_then(|kw| kw.dense.gates.as_ref())
+        {
+            Some(gates) => gates.built(k),
+            None => Some(None),
+        }
+    }
+
     /// Where keyword `k`'s signature starts in it (tests).
     #[cfg(test)]
     pub(crate) fn signature_offset(&self, k: u32) -> usize {
@@ -3124,8 +3150,20 @@ impl Prefilter {
                     // A dense probe is read again as the start of a dense block, its
                     // hits asked their gates: a storm at a stream's start had sent
                     // the probe's hundred or so to the scrubber, each a candidate
-                    // (~100 ns), and the block's walk finds the storm sooner.
+                    // (~100 ns). Where seven in eight of its hits are one keyword
+                    // (of one rule or several), through the sieve, the block is a
+                    // storm part of it from its start: walked for its first
+                    // `STORM_FIRST` bytes, a word storm's first block had cost three
+                    // times a later one.
                     if probe && dense_block && gated && dense.gates.is_some() {
+                        if sieve.is_some() {
+                            let probed = &hits[before..];
+                            if let Some(k) = self.spread_storm(keywords, probed, (to - at, true)) {
+                                storm.keyword = Some(k);
+                                storm.other_case = false;
+                                storm.lasting = false;
+                            }
+                        }
                         hits.truncate(before);
                         to = at;
                     }
@@ -3137,11 +3175,18 @@ impl Prefilter {
                     // or, where its stops made it dense, the next block was walked (a
                     // drop every 64 bytes makes a storm part of a walked one). The
                     // next block is read as a storm part, its keyword's places dropped
-                    // in bulk (see `storm_part`, `storm_teddy`). Not after a probe:
-                    // its few hundred bytes say too little to build Teddy's passes
-                    // without the keyword for (2-4 ms, once).
-                    if !read_dense && !probe && gated {
-                        if let Some(k) = self.spread_storm(keywords, &hits[before..], to - at) {
+                    // in bulk (see `storm_part`, `storm_teddy`). Not after a probe
+                    // through Teddy: its few hundred bytes say too little to build
+                    // Teddy's passes without the keyword for (2-4 ms, once). After one
+                    // through the sieve that holds a hit every 64 bytes, the rest of
+                    // its block is read so (copies of `sk-` 40 bytes apart had sent
+                    // the block's ~80 hits to the scrubber, ~10 µs at a stream's
+                    // start).
+                    let probed = hits.len() - before >= PROBE_STORM && sieve.is_some();
+                    if !read_dense && (!probe || probed && !dense_block) && gated {
+                        if let Some(k) =
+                            self.spread_storm(keywords, &hits[before..], (to - at, false))
+                        {
                             storm.keyword = Some(k);
                             storm.other_case = false;
                             storm.lasting = false;
@@ -3741,20 +3786,35 @@ impl Prefilter {
     /// `len` bytes through Teddy or the sieve, not dense) has one: a hit every
     /// [`spread_every`] bytes or more, seven in eight of them one keyword's, which a
     /// storm part reads with its places dropped in bulk (see
-    /// [`Prefilter::storm_part`]) or marked (see [`Prefilter::storm_teddy`]).
-    fn spread_storm(&self, keywords: &Keywords, hits: &[Hit], len: usize) -> Option<u32> {
+    /// [`Prefilter::storm_part`]) or marked (see [`Prefilter::storm_teddy`]). With
+    /// `alike`, keywords of several rules spelled alike count as one (`secret` is one
+    /// of two rules; a storm's drop reads every keyword at its place): asked of a dense
+    /// probe, whose storm is then read with no walk first. (Asked so of every block,
+    /// text with a `token` key every hundred bytes or so, agent events' counts of
+    /// tokens, became a storm, and its periods were read, not copied.)
+    fn spread_storm(
+        &self,
+        keywords: &Keywords,
+        hits: &[Hit],
+        (len, alike): (usize, bool),
+    ) -> Option<u32> {
         if hits.len() * spread_every(keywords.sieve.is_some()) < len {
             return None;
         }
         // The most frequent keyword: a majority's, found by Boyer and Moore's vote.
+        let alike = |a: u32, b: u32| {
+            a == b
+                || alike
+                    && self.patterns[a as usize].eq_ignore_ascii_case(&self.patterns[b as usize])
+        };
         let (mut k, mut votes) = (u32::MAX, 0usize);
         for &(h, _) in hits {
             if votes == 0 {
                 k = h;
             }
-            votes = if h == k { votes + 1 } else { votes - 1 };
+            votes = if alike(h, k) { votes + 1 } else { votes - 1 };
         }
-        let n = hits.iter().filter(|&&(h, _)| h == k).count();
+        let n = hits.iter().filter(|&&(h, _)| alike(h, k)).count();
         if 8 * n < 7 * hits.len() {
             return None;
         }
