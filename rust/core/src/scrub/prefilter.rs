@@ -3802,10 +3802,9 @@ impl Prefilter {
             return None;
         }
         // The most frequent keyword: a majority's, found by Boyer and Moore's vote.
+        // (Keywords are lowercased.)
         let alike = |a: u32, b: u32| {
-            a == b
-                || alike
-                    && self.patterns[a as usize].eq_ignore_ascii_case(&self.patterns[b as usize])
+            a == b || alike && self.patterns[a as usize] == self.patterns[b as usize]
         };
         let (mut k, mut votes) = (u32::MAX, 0usize);
         for &(h, _) in hits {
