@@ -162,6 +162,29 @@ def test_large_chunks_handed_back_in_parts_equal_whole(unit, sizes, plant):
     assert b"".join([s.feed_bytes(c) for c in data] + [s.flush_bytes()]) == whole.encode()
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    unit=st.sampled_from(["token_count = 3; see gh", "def main():\n    print('hi')\n"]),
+    sizes=st.lists(st.integers(16_000, 70_000), min_size=1, max_size=4),
+    plant=st.integers(0, 150_000),
+)
+def test_large_byte_chunks_joined_equal_whole(unit, sizes, plant):
+    """From 16 KiB, `feed_bytes` has CPython join what was written (the tail held
+    before) and a view of the chunk's unchanged part: each output is `bytes`, and every
+    chunking equals `scrub_bytes()`, a token planted anywhere and tails held at cuts."""
+    text = (unit * (200_000 // len(unit))).encode()
+    text = text[:plant] + f" GITHUB_TOKEN={GHP} ".encode() + text[plant:]
+    chunks, at = [], 0
+    for n in sizes:
+        chunks.append(text[at : at + n])
+        at += n
+    chunks.append(text[at:])
+    s = Scrubber()
+    outs = [s.feed_bytes(c) for c in chunks] + [s.flush_bytes()]
+    assert all(type(out) is bytes for out in outs)
+    assert b"".join(outs) == scrubline._core.scrub_bytes(text)
+
+
 @given(st.text(alphabet="ghp_AKIsk-xob:/ \nab", max_size=60))
 @settings(max_examples=200, deadline=None)
 def test_d2_handing_back_the_input_keeps_split_invariance(text):

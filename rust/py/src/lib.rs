@@ -6,8 +6,9 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PySlice, PyString};
+use pyo3::types::{PyBytes, PyDict, PyMemoryView, PySlice, PyString};
 use scrubline_core::project::Record;
 use scrubline_core::project::{MAX_LINE, RESIDENT_PROTOCOL_VERSION};
 use scrubline_core::scrub::rules::FAMILIES;
@@ -142,6 +143,12 @@ impl From<scrubline_core::Scrubber> for Scrubber {
 
 /// Output buffers larger than this are not kept between calls.
 const KEEP_OUT: usize = 1 << 20;
+
+/// The unchanged part of a chunk from which `feed_bytes` has CPython join its output
+/// (see there): about where the two ways meet. Timed from Python, `b"".join` of two
+/// bytes and a memoryview slice of 16 KiB took 0.35 µs against 0.32 for a zeroed 16
+/// KiB and a copy; at 4 KiB 0.28 against 0.22, at 64 KiB 1.65 against 2.6.
+const JOIN_FROM: usize = 16 * 1024;
 
 /// From this many unchanged bytes of an ASCII `str` chunk, `feed` hands them back as a
 /// slice of the chunk (a copy) rather than decoding them from `out` (a copy and then
@@ -304,7 +311,7 @@ impl Scrubber {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let data = chunk.as_bytes();
         let lazy = self.run(py, data, false)?;
-        let (head, part) = (&self.out[..], &data[lazy]);
+        let (head, part) = (&self.out[..], &data[lazy.clone()]);
         // Nothing written and all of it passed (an empty chunk too) is told without a
         // comparison: zero bytes compared at the output buffer's address, dangling while
         // nothing was ever written (a stream of empty chunks), are loaded by glibc's
@@ -315,6 +322,18 @@ impl Scrubber {
                 && data.ends_with(part)
         {
             return Ok(chunk.clone());
+        }
+        // A large output is joined by CPython from the written bytes and a view of the
+        // chunk's unchanged part: `bytes.join` copies into an object it does not fill
+        // first, where `PyBytes::new_with` zeroes it before the copy. Clean text in 64
+        // KiB chunks nearly always holds a byte or two at a chunk's end (a keyword's
+        // first bytes), so nearly every call made a new object so.
+        if part.len() >= JOIN_FROM {
+            let slice = PySlice::new(py, lazy.start as isize, lazy.end as isize, 1);
+            let part = PyMemoryView::from(chunk.as_any())?.get_item(slice)?;
+            let pieces = (PyBytes::new(py, head), part);
+            let joined = PyBytes::new(py, b"").call_method1(intern!(py, "join"), (pieces,))?;
+            return Ok(joined.cast_into::<PyBytes>()?);
         }
         // What was written, then the chunk's unchanged part: copied once, into the
         // new object (through `self.out` first, they were copied twice).
