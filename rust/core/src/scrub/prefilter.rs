@@ -3147,26 +3147,6 @@ impl Prefilter {
                     if crowded {
                         period.crowded.answer(dense_block);
                     }
-                    // A dense probe is read again as the start of a dense block, its
-                    // hits asked their gates: a storm at a stream's start had sent
-                    // the probe's hundred or so to the scrubber, each a candidate
-                    // (~100 ns). Where seven in eight of its hits are one keyword
-                    // (of one rule or several), through the sieve, the block is a
-                    // storm part of it from its start: walked for its first
-                    // `STORM_FIRST` bytes, a word storm's first block had cost three
-                    // times a later one.
-                    if probe && dense_block && gated && dense.gates.is_some() {
-                        if sieve.is_some() {
-                            let probed = &hits[before..];
-                            if let Some(k) = self.spread_storm(keywords, probed, (to - at, true)) {
-                                storm.keyword = Some(k);
-                                storm.other_case = false;
-                                storm.lasting = false;
-                            }
-                        }
-                        hits.truncate(before);
-                        to = at;
-                    }
                     // A block through Teddy or the sieve most of whose hits are one
                     // keyword's, a hit every `spread_every` bytes or more, is a storm
                     // of it whose copies lie far apart: every copy was a stop of the
@@ -3182,16 +3162,36 @@ impl Prefilter {
                     // its block is read so (copies of `sk-` 40 bytes apart had sent
                     // the block's ~80 hits to the scrubber, ~10 µs at a stream's
                     // start).
-                    let probed = hits.len() - before >= PROBE_STORM && sieve.is_some();
-                    if !read_dense && (!probe || probed && !dense_block) && gated {
-                        if let Some(k) =
-                            self.spread_storm(keywords, &hits[before..], (to - at, false))
-                        {
-                            storm.keyword = Some(k);
-                            storm.other_case = false;
-                            storm.lasting = false;
-                            dense_block = true;
-                        }
+                    //
+                    // A dense probe is read again as the start of a dense block, its
+                    // hits asked their gates: a storm at a stream's start had sent
+                    // the probe's hundred or so to the scrubber, each a candidate
+                    // (~100 ns). Where seven in eight of its hits are one keyword
+                    // (of one rule or several), through the sieve, the block is a
+                    // storm part of it from its start: walked for its first
+                    // `STORM_FIRST` bytes, a word storm's first block had cost three
+                    // times a later one.
+                    let dense_probe = probe && dense_block && gated && dense.gates.is_some();
+                    let spread_probe = probe
+                        && !dense_block
+                        && sieve.is_some()
+                        && hits.len() - before >= PROBE_STORM;
+                    let voted = if dense_probe && sieve.is_some() {
+                        self.spread_storm(keywords, &hits[before..], (to - at, true))
+                    } else if !read_dense && (!probe || spread_probe) && gated {
+                        self.spread_storm(keywords, &hits[before..], (to - at, false))
+                    } else {
+                        None
+                    };
+                    if let Some(k) = voted {
+                        storm.keyword = Some(k);
+                        storm.other_case = false;
+                        storm.lasting = false;
+                        dense_block = true;
+                    }
+                    if dense_probe {
+                        hits.truncate(before);
+                        to = at;
                     }
                     at = to;
                     // A run counts as one hit: it costs the stream one candidate.
@@ -3803,7 +3803,7 @@ impl Prefilter {
         }
         // The most frequent keyword: a majority's, found by Boyer and Moore's vote.
         // (Keywords are lowercased.)
-        let alike = |a: u32, b: u32| {
+        let same = |a: u32, b: u32| {
             a == b || alike && self.patterns[a as usize] == self.patterns[b as usize]
         };
         let (mut k, mut votes) = (u32::MAX, 0usize);
@@ -3811,9 +3811,9 @@ impl Prefilter {
             if votes == 0 {
                 k = h;
             }
-            votes = if alike(h, k) { votes + 1 } else { votes - 1 };
+            votes = if same(h, k) { votes + 1 } else { votes - 1 };
         }
-        let n = hits.iter().filter(|&&(h, _)| alike(h, k)).count();
+        let n = hits.iter().filter(|&&(h, _)| same(h, k)).count();
         if 8 * n < 7 * hits.len() {
             return None;
         }
