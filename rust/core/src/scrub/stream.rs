@@ -3633,6 +3633,151 @@ mod tests {
         }
     }
 
+    /// Every keyword of the built-in rules, as their rules spell them.
+    fn builtin_keywords() -> Vec<&'static str> {
+        let mut all: Vec<&str> = (crate::scrub::rules::FAMILIES.iter())
+            .flat_map(|f| f.rules.iter().flat_map(|r| r.keywords.iter().copied()))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    }
+
+    /// The cases of a soak: `SCRUBLINE_SOAK_CASES` where set (a long run, see
+    /// reliability.md), else `cases`.
+    fn soak_cases(cases: u32) -> u32 {
+        std::env::var("SCRUBLINE_SOAK_CASES").map_or(cases, |v| v.parse().expect("a count"))
+    }
+
+    /// A part of [`mixed_streams_equal_plain_feeding`]'s text: what it is (`kind`),
+    /// which keyword or unit (`which`), how many copies or bytes (`n`), the bytes
+    /// between copies (`between`), the alphabet (`alphabet`) and the keyword's case.
+    type Part = (u8, prop::sample::Index, usize, usize, u8, u8);
+
+    /// `part` (see [`Part`]) appended to `text`, its bytes drawn from `x`.
+    fn push_part(text: &mut Vec<u8>, keywords: &[&str], part: &Part, x: &mut u64) {
+        const ALPHABETS: [&[u8]; 4] = [
+            b"aZ09_-.:= ",
+            b"aZ09",
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/",
+            STORM_BYTES,
+        ];
+        let mut next = |n: usize| {
+            *x ^= *x << 13;
+            *x ^= *x >> 7;
+            *x ^= *x << 17;
+            (*x % n as u64) as usize
+        };
+        let &(kind, which, n, between, alphabet, case) = part;
+        let alphabet = ALPHABETS[alphabet as usize % ALPHABETS.len()];
+        let spelled = |k: &str| -> Vec<u8> {
+            match case % 3 {
+                0 => k.as_bytes().to_vec(),
+                1 => k.to_ascii_uppercase().into_bytes(),
+                _ => k.to_ascii_lowercase().into_bytes(),
+            }
+        };
+        match kind % 4 {
+            // Prose.
+            0 => text.extend(prose_lines(n / 40 + 1)),
+            // A storm that does not repeat: a keyword, then `between` bytes of the
+            // alphabet, `n` times.
+            1 => {
+                let word = spelled(keywords[which.index(keywords.len())]);
+                for _ in 0..n {
+                    text.extend_from_slice(&word);
+                    for _ in 0..between {
+                        text.push(alphabet[next(alphabet.len())]);
+                    }
+                }
+            }
+            // A credential, a near miss or a break.
+            2 => text.extend_from_slice(UNITS[which.index(UNITS.len())].as_bytes()),
+            // Bytes of the alphabet with a keyword among them every 16 to 31 bytes.
+            _ => {
+                for _ in 0..n {
+                    let word = spelled(keywords[next(keywords.len())]);
+                    text.extend_from_slice(&word);
+                    for _ in 0..16 + next(16) {
+                        text.push(alphabet[next(alphabet.len())]);
+                    }
+                }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(soak_cases(32)))]
+
+        /// Streams of parts of every kind the shortcuts read apart: prose, storms of
+        /// any built-in keyword in any case that do not repeat (copies 1 to 160 bytes
+        /// apart, bytes of four alphabets between them, a storm at the stream's
+        /// start or after others), credentials and near misses, and keywords every 16
+        /// to 31 bytes. Fed whole and in chunks of sizes that change call by call
+        /// (one byte to past a 64 KiB slice), through `feed`, `feed_lazy` and
+        /// `feed_through` in turn, and moved to a scrubber restored from its snapshot
+        /// every fourth call, the output is exactly what feeding every candidate its
+        /// bytes gives. A soak runs it with
+        /// `SCRUBLINE_SOAK_CASES` cases.
+        #[test]
+        fn mixed_streams_equal_plain_feeding(
+            parts in proptest::collection::vec(
+                (
+                    0u8..4,
+                    any::<prop::sample::Index>(),
+                    1usize..1500,
+                    prop_oneof![0usize..4, 4usize..40, 40usize..161],
+                    0u8..4,
+                    0u8..3,
+                ),
+                1..7,
+            ),
+            seed: u64,
+            chunks in proptest::collection::vec(
+                prop_oneof![1usize..64, 64usize..5000, 5000usize..70_000],
+                1..6,
+            ),
+        ) {
+            let keywords = builtin_keywords();
+            let mut x = seed | 1;
+            let mut text = Vec::new();
+            for part in &parts {
+                push_part(&mut text, &keywords, part, &mut x);
+            }
+            let plain = scrubbed(&text, text.len(), true);
+            prop_assert_eq!(&scrubbed(&text, text.len(), false), &plain);
+            let mut s = Scrubber::new(RuleSet::builtin());
+            let mut out = Vec::new();
+            let mut at = 0;
+            // Each call by one of the three faces in turn, as the binding calls them.
+            for (i, &chunk) in chunks.iter().cycle().enumerate() {
+                if at >= text.len() {
+                    break;
+                }
+                let piece = &text[at..(at + chunk).min(text.len())];
+                match i % 3 {
+                    0 => s.feed(piece, &mut out),
+                    1 => {
+                        let n = s.feed_lazy(piece, &mut out);
+                        out.extend_from_slice(&piece[..n]);
+                    }
+                    _ => {
+                        if s.feed_through(piece, &mut out) {
+                            out.extend_from_slice(piece);
+                        }
+                    }
+                }
+                at += piece.len();
+                // Moved to another scrubber now and then (`snapshot`, `restore`).
+                if i % 4 == 3 {
+                    s = Scrubber::restore(&s.snapshot(), RuleSet::builtin()).expect("restored");
+                }
+            }
+            s.flush(&mut out);
+            prop_assert_eq!(&out, &plain);
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
 
