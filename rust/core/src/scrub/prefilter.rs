@@ -892,14 +892,18 @@ const STORM_PART: usize = 256;
 const STORM_FIRST: usize = 512;
 /// The first block of a slice that does not start dense, through the sieve or Teddy (see
 /// [`Prefilter::find_gated`]). A storm at a stream's start costs the probe's hits,
-/// found and, where it is dense, found again: at 512 bytes, the first 4 KiB of a
-/// stream of copies of `sk-` two bytes apart, or of a word storm, read 1.3-1.5x
-/// slower than at 256.
-const PROBE: usize = 256;
+/// found and, where it is dense, found again: the first 4 KiB of a stream of copies
+/// of `sk-` two bytes apart, or of a word storm, read 1.2-1.5x faster with a probe of
+/// 256 bytes. But 256 bytes of agent events' usage counts (`"memory_tokens":0,` and
+/// eight more keys, each a keyword of two rules) are dense where their 1 KiB is not,
+/// and the dense blocks after such a probe count each key twice and stay dense:
+/// the demo's run printed again and again read at a third of the rate
+/// (`token_counts_of_agent_events_are_not_dense`).
+pub(crate) const PROBE: usize = 512;
 /// The fewest hits a probe through the sieve holds for its block to go on as a storm
-/// part where they are one keyword's (see [`Prefilter::spread_storm`]): one every 64
-/// bytes, as a dense block has.
-const PROBE_STORM: usize = PROBE * DENSE_HITS / BLOCK;
+/// part where they are one keyword's (see [`Prefilter::spread_storm`]): one every 128
+/// bytes, half a dense block's (copies of `sk-` 80 bytes apart hold six in 512).
+const PROBE_STORM: usize = PROBE * DENSE_HITS / BLOCK / 2;
 /// The most bytes a chain of [`Walk::record`] reads: [`CHAINS`] of them take a dense
 /// block and its remainder ([`BLOCK`] + [`BLOCK`] / 4, and a keyword length either
 /// side) at once; [`Dense::find`] walks a longer span in pieces.
@@ -2023,6 +2027,9 @@ pub(crate) struct Scratch {
     /// one that few of its steps had a flag in, from slice to slice (see
     /// `Sieve::find_block`).
     noted: bool,
+    /// Tests only: the bytes read as dense blocks.
+    #[cfg(test)]
+    pub(crate) dense_bytes: usize,
 }
 
 /// The keyword of the storm dense blocks read by the sieve (see
@@ -2977,6 +2984,8 @@ impl Prefilter {
             sample,
             alike,
             noted,
+            #[cfg(test)]
+            dense_bytes,
         } = scratch;
         runs.runs.clear();
         // Offsets in a period carried are the last slice's.
@@ -3064,6 +3073,10 @@ impl Prefilter {
                         let carry = (&mut *period, &mut *runs, &mut *storm);
                         let text = (hay, lower);
                         let n = self.dense_block(dense, text, gates, block, space, carry);
+                        #[cfg(test)]
+                        {
+                            *dense_bytes += to - at;
+                        }
                         // Teddy stops at a keyword found as written in any case: a
                         // block dense with those stays with the walk.
                         found = Some(n + if sieve.is_none() { misspelled } else { 0 });

@@ -3380,7 +3380,7 @@ mod tests {
     /// first block cost 2-4 times a later one).
     #[test]
     fn storms_at_a_streams_start_are_read_in_bulk() {
-        use crate::scrub::prefilter::storm_between;
+        use crate::scrub::prefilter::{storm_between, PROBE};
         let varied = &b"aZ09_-.:= "[..];
         let storms = [
             (&b"sk-"[..], varied, 40),
@@ -3397,17 +3397,21 @@ mod tests {
             if !s.set.prefilter.sieved() {
                 continue;
             }
-            let copies = (text.windows(unit.len()))
-                .filter(|w| w.eq_ignore_ascii_case(unit))
-                .count();
+            let count = |text: &[u8]| {
+                (text.windows(unit.len()))
+                    .filter(|w| w.eq_ignore_ascii_case(unit))
+                    .count()
+            };
+            // The probe's copies, where it is not dense, are hits one by one.
+            let (copies, probed) = (count(text), count(&text[..PROBE]));
             let (bulk, taken) = (s.prefilter_space.storm.dropped, s.hits_taken as usize);
             let name = String::from_utf8_lossy(unit);
             assert!(
-                bulk + copies / 10 + 1 >= copies,
+                bulk + probed + copies / 10 + 1 >= copies,
                 "{name} {gaps}: {bulk} of {copies} in bulk"
             );
             assert!(
-                taken * 8 <= copies,
+                taken * 8 <= copies + 8 * probed,
                 "{name} {gaps}: {taken} of {copies} taken"
             );
         }
@@ -5091,6 +5095,50 @@ mod tests {
             read > 100 * checked,
             "{read} bytes read by tables in {checked} texts"
         );
+    }
+
+    /// The demo's drained run, printed again and again (as a stream of runs would):
+    /// its turn's usage counts tokens under ten `_tokens` keys in 300 bytes, each a
+    /// keyword of two rules, and the run is ~1 KiB, past the periods copied. A 64 KiB
+    /// slice is not read as dense blocks (the walk reads a byte a step: 3.5x the
+    /// sieve's time here), whatever offset it starts at. A probe of 256 bytes that
+    /// fell among the keys found them dense, and dense blocks, counting each key
+    /// twice, stayed so to the slice's end.
+    #[test]
+    fn token_counts_of_agent_events_are_not_dense() {
+        const RUN: &str = concat!(
+            r#"{"type":"run_start","agent":"iteron-demo","model":"demo-coder-1","prompt":"Reformat the codebase."}"#,
+            "\n",
+            r#"{"type":"phase","phase":"executing"}"#,
+            "\n",
+            r#"{"type":"tool_start","call_id":"call_1","tool":"bash","title":"Format src/","input":{"command":"ruff format src/"}}"#,
+            "\n",
+            r#"{"type":"tool_output_delta","call_id":"call_1","text":"41 files reformatted, 12 files left unchanged\n"}"#,
+            "\n",
+            r#"{"type":"tool_end","call_id":"call_1","status":"completed","outcome":"ok"}"#,
+            "\n",
+            r#"{"type":"notice","code":"drain","text":"Drain requested: finishing the admitted work and checkpointing."}"#,
+            "\n",
+            r#"{"type":"assistant_delta","text":"Formatted src/ (41 files). tests/ is left for the next run."}"#,
+            "\n",
+            r#"{"type":"turn_end","usage":{"input":1500,"output":80},"context":{"estimated_tokens":1580,"components":{"stable_prefix_tokens":900,"instruction_tokens":0,"task_context_tokens":0,"memory_tokens":0,"transcript_tokens":400,"attachment_tokens":0,"tool_schema_tokens":0,"tool_result_tokens":120,"lsp_result_tokens":0}}}"#,
+            "\n",
+            r#"{"type":"run_end","outcome":"drained","reason":"drain requested; checkpoint written after call_1"}"#,
+            "\n",
+        );
+        let text = RUN.repeat((1 << 20) / RUN.len() + 1).into_bytes();
+        let keys = RUN.find("stable_prefix").expect("the counts");
+        for lead in [0, keys - 100, keys, keys + 100, keys + 200] {
+            let text = &text[lead..];
+            let (s, (out, _)) = scrubber_after(RuleSet::builtin(), text, 65536, false);
+            assert!(out == text, "changed from {lead}");
+            let dense = s.prefilter_space.dense_bytes;
+            assert!(
+                dense <= text.len() / 16,
+                "from {lead}: {dense} of {} bytes read as dense blocks",
+                text.len()
+            );
+        }
     }
 
     #[test]
