@@ -3371,13 +3371,13 @@ mod tests {
     }
 
     /// A storm at a stream's start is read in bulk from its first block: where the
-    /// probe holds a hit every 64 bytes, one keyword's (copies of `sk-` 40 and 80
-    /// bytes apart), the rest of its block is a storm part; where the probe is dense
-    /// (word storms, copies two bytes apart), its hits name the storm, keywords of
-    /// several rules spelled alike as one, and the block is a storm part from its
-    /// start, none walked first. Before, the first 4 KiB sent every copy of `sk-` 40
-    /// apart to the scrubber, and walked the first 512 bytes of the others (each
-    /// first block cost 2-4 times a later one).
+    /// probe holds a hit every 128 bytes, one keyword's (copies of `sk-` 40 and 80
+    /// bytes apart), the rest of its block is a storm part (the probe's own copies
+    /// are hits); where the probe is dense (word storms, copies two bytes apart), its
+    /// hits name the storm, keywords of several rules spelled alike as one, and the
+    /// block is a storm part from its start, none walked first. Before, the first 4
+    /// KiB sent every copy of `sk-` 40 apart to the scrubber, and walked the first 512
+    /// bytes of the others (each first block cost 2-4 times a later one).
     #[test]
     fn storms_at_a_streams_start_are_read_in_bulk() {
         use crate::scrub::prefilter::{storm_between, PROBE};
