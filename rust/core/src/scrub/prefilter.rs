@@ -3171,10 +3171,10 @@ impl Prefilter {
                     // in bulk (see `storm_part`, `storm_teddy`). Not after a probe
                     // through Teddy: its few hundred bytes say too little to build
                     // Teddy's passes without the keyword for (2-4 ms, once). After one
-                    // through the sieve that holds a hit every 64 bytes, the rest of
-                    // its block is read so (copies of `sk-` 40 bytes apart had sent
-                    // the block's ~80 hits to the scrubber, ~10 µs at a stream's
-                    // start).
+                    // through the sieve that holds a hit every 128 bytes
+                    // (`PROBE_STORM`), the rest of its block is read so (copies of
+                    // `sk-` 40 bytes apart had sent the block's ~80 hits to the
+                    // scrubber, ~10 µs at a stream's start).
                     //
                     // A dense probe is read again as the start of a dense block, its
                     // hits asked their gates: a storm at a stream's start had sent
