@@ -141,6 +141,8 @@ struct Keywords {
     /// All the signatures, three and four bytes, in one searcher where the CPU has
     /// AVX-512 (see [`Sieve`]); `Owners` per signature. Used in place of the above.
     sieve: Option<(Sieve, Vec<Owners>)>,
+    /// Per signature of `sieve`, how its owners are told at a flag (see [`Told`]).
+    told: Vec<Told>,
     /// The same keywords for dense stretches (see [`Dense`]).
     dense: Box<Dense>,
     /// Where there is no sieve, `searchers`' buckets together (see
@@ -2617,7 +2619,7 @@ impl Prefilter {
             Sieve::with_cases(&all, &cased, &pairs).or_else(|| Sieve::with_cases(&all, &cased, &[]))
         });
         let sieve = sieve.flatten().map(|sieve| {
-            let owners = by_sig.iter().chain(&three_owners).cloned().collect();
+            let owners: Vec<Owners> = by_sig.iter().chain(&three_owners).cloned().collect();
             (sieve, owners)
         });
         let (mut searchers, mut nibbles) = (Vec::new(), Vec::new());
@@ -2663,8 +2665,15 @@ impl Prefilter {
         let keywords_index = if has_long && (sieve.is_some() || teddy) {
             let owners: Vec<&Owners> = by_sig.iter().chain(&three_owners).collect();
             let dense = Box::new(Dense::new(&patterns, &all, &owners, &walk));
+            let told = match &sieve {
+                Some((_, owners)) => (owners.iter())
+                    .map(|o| Told::new(o, &patterns, &walk.written))
+                    .collect(),
+                None => Vec::new(),
+            };
             Some(Keywords {
                 flagger: Flagger::of(&nibbles).filter(|_| !searchers.is_empty()),
+                told,
                 searchers,
                 three,
                 passes,
@@ -3270,6 +3279,7 @@ impl Prefilter {
         (cased, noted): (bool, Option<&mut bool>),
         hits: &mut Vec<Hit>,
     ) -> (usize, usize) {
+        let told = self.told();
         let found = |s, at_sig| {
             let Some(owners) = by_sig.get(s as usize) else {
                 // A two-byte keyword, compared exactly.
@@ -3277,13 +3287,11 @@ impl Prefilter {
                 hits.push((k, at_sig));
                 return;
             };
-            for &(k, off) in owners {
-                if let Some(h) = at_sig.checked_sub(off) {
-                    if self.has_keyword_at(hay, h, k) {
-                        hits.push((k, h));
-                    }
+            told[s as usize].each(owners, hay, at_sig, |k, h, whole| {
+                if whole || self.has_keyword_at(hay, h, k) {
+                    hits.push((k, h));
                 }
-            }
+            });
         };
         let (stops, flags) = match noted {
             // A block of a larger slice: its steps noted after a block most of whose
@@ -3301,6 +3309,11 @@ impl Prefilter {
         } else {
             (stops + self.short_hits(hay, (at, to), hits), flags)
         }
+    }
+
+    /// Per signature of the sieve, how its owners are told (none without a sieve).
+    fn told(&self) -> &[Told] {
+        self.keywords.as_ref().map_or(&[], |k| &k.told)
     }
 
     /// Whether keyword `k` (three bytes or more) occurs in `hay` at `at`: as written
@@ -4084,6 +4097,7 @@ impl Prefilter {
         (hits, first): (&mut Vec<Hit>, usize),
     ) -> Option<(usize, usize)> {
         let storm = dense.storm(k, &self.patterns)?;
+        let told = self.told();
         let mut recent = Recent::new(gating);
         let mut found = 0;
         // Per two-byte keyword, the run before its last hit (see `short_opens`).
@@ -4100,18 +4114,15 @@ impl Prefilter {
                 }
                 return;
             };
-            for &(k, off) in owners {
-                let Some(h) = at_sig.checked_sub(off) else {
-                    continue;
-                };
-                if self.has_keyword_at(text, h, k) {
+            told[s as usize].each(owners, text, at_sig, |k, h, whole| {
+                if whole || self.has_keyword_at(text, h, k) {
                     found += 1;
                     let len = self.patterns[k as usize].len();
                     if recent.opens(k, text, h, len) == Some(true) {
                         push_sorted(hits, first, (k, h));
                     }
                 }
-            }
+            });
         })?;
         Some((found + dropped, dropped))
     }
@@ -4262,6 +4273,146 @@ impl Prefilter {
 fn has_at(hay: &[u8], at: usize, pattern: &[u8]) -> bool {
     hay.get(at..at + pattern.len())
         .is_some_and(|w| w.iter().zip(pattern).all(|(a, b)| a == b))
+}
+
+/// A keyword's first eight bytes (or fewer) as one little-endian word, and what a
+/// text's word is OR-ed with (0x20 at its letters, where it is found in any case) and
+/// masked with before it is compared: a keyword told at a place in a load, an OR, an
+/// AND and a compare, no branch a byte.
+#[derive(Clone, Copy, Debug)]
+struct Leading {
+    word: u64,
+    mask: u64,
+    fold: u64,
+    /// The keyword is no longer than the word: a match of the word is the keyword's.
+    whole: bool,
+}
+
+impl Leading {
+    /// The leading bytes of `pattern` (lowercased), found as `written` where that is
+    /// given.
+    fn new(pattern: &[u8], written: Option<&[u8]>) -> Leading {
+        let bytes = written.unwrap_or(pattern);
+        let (mut word, mut mask, mut fold) = (0, 0, 0);
+        for (i, &b) in bytes.iter().take(8).enumerate() {
+            word |= u64::from(b) << (8 * i);
+            mask |= 0xff << (8 * i);
+            if written.is_none() && b.is_ascii_lowercase() {
+                fold |= 0x20 << (8 * i);
+            }
+        }
+        // Bytes past a slice's end are read as zeros: a keyword holding one is asked
+        // whole.
+        Leading {
+            word,
+            mask,
+            fold,
+            whole: bytes.len() <= 8 && !bytes.contains(&0),
+        }
+    }
+
+    /// Whether the keyword's first eight bytes (all of it when `whole`) are at
+    /// `hay[at..]` (bytes past its end read as zeros).
+    #[inline(always)]
+    fn is_at(&self, hay: &[u8], at: usize) -> bool {
+        (word8_at(hay, at) | self.fold) & self.mask == self.word
+    }
+}
+
+/// How the keywords a signature starts (its owners) are told where the sieve flags
+/// it. A signature is shared by every keyword that holds it (`oken`: `token`,
+/// `x-auth-token`, `aws_session_token` and 17 more), and every flag asked each of
+/// them, byte by byte: ~35 ns a hit of `token` (agent events' `_tokens` keys, a
+/// `token:` line). Each owner is now asked by its [`Leading`] word, and where there
+/// are more than [`FEW_OWNERS`], only those whose byte at a chosen distance before
+/// the signature is the text's (or that start after it): one table lookup.
+#[derive(Debug)]
+struct Told {
+    leading: Vec<Leading>,
+    /// The distance back from the signature and, per byte there (lowercased), the
+    /// owners (bits, in the owners' order) that may be at the flag.
+    sorted: Option<(usize, Box<[u64; 256]>)>,
+}
+
+/// Owners of a signature asked one by one; more are first sorted by a byte (see
+/// [`Told`]).
+const FEW_OWNERS: usize = 4;
+
+impl Told {
+    fn new(owners: &Owners, patterns: &[Vec<u8>], written: &[Option<Vec<u8>>]) -> Told {
+        let leading = (owners.iter())
+            .map(|&(k, _)| Leading::new(&patterns[k as usize], written[k as usize].as_deref()))
+            .collect();
+        let sorted = (owners.len() > FEW_OWNERS && owners.len() <= 64).then(|| {
+            // The owners' bytes `d` back from the signature: the table whose fullest
+            // entry is the smallest.
+            let table = |d: usize| {
+                let mut by_byte = Box::new([0u64; 256]);
+                for (j, &(k, off)) in owners.iter().enumerate() {
+                    let bit = 1u64 << j;
+                    match off.checked_sub(d) {
+                        // Starts after that byte: any byte.
+                        None => by_byte.iter_mut().for_each(|e| *e |= bit),
+                        Some(i) => {
+                            let b = patterns[k as usize][i].to_ascii_lowercase();
+                            by_byte[usize::from(b)] |= bit;
+                        }
+                    }
+                }
+                by_byte
+            };
+            let most = |t: &[u64; 256]| t.iter().map(|e| e.count_ones()).max().unwrap_or(0);
+            (1..=16)
+                .map(|d| (d, table(d)))
+                .min_by_key(|(d, t)| (most(t), *d))
+                .expect("sixteen distances")
+        });
+        Told { leading, sorted }
+    }
+
+    /// Calls `f(k, h, whole)` for each owner `k` of the signature flagged at
+    /// `hay[at_sig..]` whose first eight bytes are at `h`, where it would start;
+    /// `whole`: that is all of it (the rest of a longer keyword is for `f` to compare).
+    #[inline(always)]
+    fn each(
+        &self,
+        owners: &Owners,
+        hay: &[u8],
+        at_sig: usize,
+        mut f: impl FnMut(u32, usize, bool),
+    ) {
+        let mut one = |j: usize| {
+            let (k, off) = owners[j];
+            if let Some(h) = at_sig.checked_sub(off) {
+                let lead = &self.leading[j];
+                if lead.is_at(hay, h) {
+                    f(k, h, lead.whole);
+                }
+            }
+        };
+        match &self.sorted {
+            None => (0..owners.len()).for_each(&mut one),
+            Some((d, by_byte)) => {
+                let mut bits = match at_sig.checked_sub(*d) {
+                    Some(i) => by_byte[usize::from(hay[i].to_ascii_lowercase())],
+                    None => u64::MAX >> (64 - owners.len()),
+                };
+                while bits != 0 {
+                    one(bits.trailing_zeros() as usize);
+                    bits &= bits - 1;
+                }
+            }
+        }
+    }
+}
+
+/// The eight bytes of `hay` from `at`, little-endian, zeros past its end.
+#[inline(always)]
+fn word8_at(hay: &[u8], at: usize) -> u64 {
+    match hay.get(at..at + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().expect("eight bytes")),
+        None => (hay.get(at..).unwrap_or(&[]).iter().rev()).fold(0, |w, &b| w << 8 | u64::from(b)),
+    }
 }
 
 /// Whether `pattern` (lowercased) occurs in `hay` at `at`, ASCII case ignored.
@@ -5638,6 +5789,107 @@ mod tests {
                 Walk::new(&patterns, &all, &[], Vec::new()).unwrap()
             });
             prop_assert_eq!(forward.pending(text.as_bytes()), want);
+        }
+
+        /// A keyword's [`Leading`] word answers as a comparison byte by byte does, for
+        /// every built-in keyword (found as written or in any case): at its own copy
+        /// with letters in either case, one byte changed (to bytes whose bit 5 alone
+        /// differs from a letter's, a zero, a high byte), cut by the text's end.
+        #[test]
+        fn leading_words_answer_as_each_byte_compared(
+            pick in any::<prop::sample::Index>(),
+            flips in any::<u64>(),
+            change in proptest::option::of((any::<prop::sample::Index>(), prop::sample::select(&b"@`[{_\x7f\x00\xc1AaZz09-"[..]))),
+            lead in 0usize..3,
+            cut in proptest::option::of(any::<prop::sample::Index>()),
+        ) {
+            static CASED: std::sync::OnceLock<Cased> = std::sync::OnceLock::new();
+            let (keywords, exact) = CASED.get_or_init(cased_keywords);
+            let k = pick.index(keywords.len());
+            let keyword = &keywords[k];
+            prop_assume!(keyword.len() >= 3);
+            let lower = keyword.to_ascii_lowercase();
+            let written = exact[k].then_some(&keyword[..]);
+            let leading = Leading::new(&lower, written);
+            let mut text = b"xy".repeat(lead);
+            text.extend(keyword.iter().enumerate().map(|(i, &b)| {
+                if flips >> (i % 64) & 1 == 1 { b ^ (u8::from(b.is_ascii_alphabetic()) << 5) } else { b }
+            }));
+            if let Some((at, b)) = change {
+                let at = 2 * lead + at.index(keyword.len());
+                text[at] = b;
+            }
+            if let Some(cut) = cut {
+                text.truncate(cut.index(text.len() + 1));
+            }
+            let at = 2 * lead;
+            let want = match written {
+                Some(w) => has_at(&text, at, w),
+                None => has_at_folded(&text, at, &lower),
+            };
+            let got = leading.is_at(&text, at)
+                && (leading.whole || match written {
+                    Some(w) => has_at(&text, at, w),
+                    None => has_at_folded(&text, at, &lower),
+                });
+            prop_assert_eq!(got, want, "{:?} in {:?}", String::from_utf8_lossy(keyword), String::from_utf8_lossy(&text));
+            // The word alone never turns a copy away.
+            prop_assert!(!want || leading.is_at(&text, at));
+        }
+
+        /// At a flag of a signature many built-in keywords share (`oken`, `secr`,
+        /// `pass`, `_key`), its owners told by [`Told`] (sorted by a byte, then asked
+        /// by their leading words) are those found comparing each byte: in text of
+        /// those keywords (either case, cut short, with bytes before them) and noise.
+        #[test]
+        fn owners_told_are_those_compared(
+            sig in prop::sample::select(&["oken", "secr", "pass", "_key"][..]),
+            pieces in proptest::collection::vec((any::<prop::sample::Index>(), 0usize..40, any::<u64>(), "[-_a-z$. ]{0,3}"), 1..24),
+        ) {
+            static CASED: std::sync::OnceLock<Cased> = std::sync::OnceLock::new();
+            let (keywords, exact) = CASED.get_or_init(cased_keywords);
+            let patterns: Vec<Vec<u8>> = keywords.iter().map(|k| k.to_ascii_lowercase()).collect();
+            let written: Vec<Option<Vec<u8>>> = (0..keywords.len())
+                .map(|k| exact[k].then(|| keywords[k].clone()))
+                .collect();
+            let owners: Owners = (0..patterns.len())
+                .filter_map(|k| {
+                    let off = memmem::find(&patterns[k], sig.as_bytes())?;
+                    (patterns[k].len() >= 3).then_some((k as u32, off))
+                })
+                .collect();
+            prop_assume!(owners.len() > FEW_OWNERS);
+            let told = Told::new(&owners, &patterns, &written);
+            prop_assert!(told.sorted.is_some());
+            let mut text = Vec::new();
+            for (pick, cut, flips, noise) in pieces {
+                text.extend_from_slice(noise.as_bytes());
+                let keyword = &keywords[owners[pick.index(owners.len())].0 as usize];
+                let keep = keyword.len() - cut.min(keyword.len() / 2);
+                text.extend(keyword[..keep].iter().enumerate().map(|(i, &b)| {
+                    if flips >> (i % 64) & 1 == 1 { b ^ (u8::from(b.is_ascii_alphabetic()) << 5) } else { b }
+                }));
+            }
+            let has = |k: u32, h: usize| match &written[k as usize] {
+                Some(w) => has_at(&text, h, w),
+                None => has_at_folded(&text, h, &patterns[k as usize]),
+            };
+            let lower = text.to_ascii_lowercase();
+            for at_sig in memmem::find_iter(&lower, sig.as_bytes()) {
+                let mut got = Vec::new();
+                told.each(&owners, &text, at_sig, |k, h, whole| {
+                    if whole || has(k, h) {
+                        got.push((k, h));
+                    }
+                });
+                got.sort_unstable();
+                let mut want: Vec<Hit> = (owners.iter())
+                    .filter_map(|&(k, off)| Some((k, at_sig.checked_sub(off)?)))
+                    .filter(|&(k, h)| has(k, h))
+                    .collect();
+                want.sort_unstable();
+                prop_assert_eq!(got, want, "at {} of {:?}", at_sig, String::from_utf8_lossy(&text));
+            }
         }
 
         /// Keywords shorter than three bytes are found exactly, case-sensitively, with
