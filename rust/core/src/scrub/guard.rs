@@ -9,10 +9,6 @@
 //! Basic` whose base64 must decode to `user:password`) are that rule's validator, in its
 //! family's file.
 
-use std::sync::LazyLock;
-
-use memchr::memmem::Finder;
-
 /// Values that are words of code or documentation, never credentials (compared ASCII
 /// case-insensitively).
 const STOPWORDS: &[&str] = &[
@@ -130,9 +126,65 @@ const EXAMPLE_WORDS: &[&str] = &[
     "my",
 ];
 
-/// Searchers built once: a search built for each value cost as much as the search.
-static EXAMPLE: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"EXAMPLE"));
-static REDACTED: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"redacted"));
+/// Whether one of [`KEY_WORDS`] occurs in `value`, ASCII case ignored: compared only
+/// where a byte is one a key word starts with (in either case), in one pass.
+fn holds_key_word(value: &[u8]) -> bool {
+    const FIRST: [bool; 256] = {
+        let mut first = [false; 256];
+        let mut i = 0;
+        while i < KEY_WORDS.len() {
+            let b = KEY_WORDS[i].as_bytes()[0];
+            first[b as usize] = true;
+            first[b.to_ascii_uppercase() as usize] = true;
+            i += 1;
+        }
+        first
+    };
+    (0..value.len()).any(|i| {
+        FIRST[usize::from(value[i])]
+            && KEY_WORDS.iter().any(|w| {
+                let w = w.as_bytes();
+                value[i..]
+                    .get(..w.len())
+                    .is_some_and(|v| v.eq_ignore_ascii_case(w))
+            })
+    })
+}
+
+/// [`STOPWORDS`] by length, each list compared only with values of its length.
+static STOPWORDS_BY_LEN: std::sync::LazyLock<Vec<Vec<&'static [u8]>>> =
+    std::sync::LazyLock::new(|| {
+        let mut by_len = vec![Vec::new(); STOPWORD_MAX + 1];
+        for w in STOPWORDS {
+            by_len[w.len()].push(w.as_bytes());
+        }
+        by_len
+    });
+
+/// The longest of [`STOPWORDS`]: a longer value is none of them.
+const STOPWORD_MAX: usize = {
+    let mut i = 0;
+    let mut most = 0;
+    while i < STOPWORDS.len() {
+        if STOPWORDS[i].len() > most {
+            most = STOPWORDS[i].len();
+        }
+        i += 1;
+    }
+    most
+};
+
+/// Whether `word` (lower-case) occurs in `value`, ASCII case ignored: compared where
+/// its first letter does (`memchr2`), without a lowercased copy or a searcher's setup
+/// (values are short; a `memmem` search of one cost ~25 ns).
+fn holds_folded(value: &[u8], word: &[u8]) -> bool {
+    let first = word[0];
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), value).any(|i| {
+        value[i..]
+            .get(..word.len())
+            .is_some_and(|w| w.eq_ignore_ascii_case(word))
+    })
+}
 
 /// True when a match of any rule (token or context) is filler, not key material: one
 /// repeated byte makes up half of it or more (`ghp_xxxx…`, `api_key=0000…`), or it
@@ -155,7 +207,8 @@ pub fn is_filler(value: &[u8]) -> bool {
         _ if n % 2 == 1 => through(n / 2),
         _ => through(n / 2 - 1).max(through(n / 2)),
     };
-    (longest >= 4 && longest * 2 >= n) || (n <= 64 && EXAMPLE.find(value).is_some())
+    (longest >= 4 && longest * 2 >= n)
+        || (n <= 64 && memchr::memchr_iter(b'E', value).any(|i| value[i..].starts_with(b"EXAMPLE")))
 }
 
 /// True when `value`, the redactable part of a context-rule match, is not a secret.
@@ -176,17 +229,7 @@ pub fn is_placeholder(value: &[u8], after: Option<u8>) -> bool {
     if matches!(after, Some(b'(' | b'[' | b'.')) {
         return true;
     }
-    let lower = value.to_ascii_lowercase();
-    if STOPWORDS.iter().any(|w| lower == w.as_bytes()) {
-        return true;
-    }
-    if REFERENCE_PREFIXES
-        .iter()
-        .any(|p| lower.starts_with(p.as_bytes()))
-    {
-        return true;
-    }
-    if REDACTED.find(&lower).is_some() {
+    if is_listed(value) {
         return true;
     }
     // Masks and fillers: `********`, `xxxxxxxx`, `...`, `<<>>`.
@@ -201,6 +244,24 @@ pub fn is_placeholder(value: &[u8], after: Option<u8>) -> bool {
         || is_upper_constant(value)
         || names_the_secret(value)
         || is_prose(value)
+}
+
+/// A stopword, a reference to a secret held elsewhere (by its prefix), or a value
+/// that says it was redacted; compared ASCII case-insensitively with the lists
+/// (lower-case), without a lowercased copy: every credential a context rule matches
+/// is asked this.
+fn is_listed(value: &[u8]) -> bool {
+    let first = value.first().map(u8::to_ascii_lowercase);
+    (STOPWORDS_BY_LEN.get(value.len()))
+        .is_some_and(|words| words.iter().any(|w| value.eq_ignore_ascii_case(w)))
+        || REFERENCE_PREFIXES.iter().any(|p| {
+            let p = p.as_bytes();
+            Some(p[0]) == first
+                && value
+                    .get(..p.len())
+                    .is_some_and(|v| v.eq_ignore_ascii_case(p))
+        })
+        || holds_folded(value, b"redacted")
 }
 
 /// `spu-1234`, `JIRA-1234`: up to 8 letters, a hyphen, up to 6 digits.
@@ -260,6 +321,11 @@ fn names_the_secret(value: &[u8]) -> bool {
         .all(|&b| b.is_ascii_alphanumeric() || b == b'_')
         || value.first().is_some_and(u8::is_ascii_digit)
     {
+        return false;
+    }
+    // A part that is a key word is a place that spells one: most key material has
+    // none, and is not split into its dozens of parts.
+    if !holds_key_word(value) {
         return false;
     }
     let (mut parts, mut named) = (0, false);
@@ -369,8 +435,44 @@ fn is_dotted_identifier(value: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{identifier_parts, is_filler, is_placeholder, names_the_secret, KEY_WORDS};
+    use super::*;
     use proptest::prelude::*;
+
+    /// [`is_listed`] as it was written first: a lowercased copy compared with the
+    /// lists, and a `memmem` search.
+    fn listed_reference(value: &[u8]) -> bool {
+        let lower = value.to_ascii_lowercase();
+        STOPWORDS.iter().any(|w| lower == w.as_bytes())
+            || REFERENCE_PREFIXES
+                .iter()
+                .any(|p| lower.starts_with(p.as_bytes()))
+            || memchr::memmem::find(&lower, b"redacted").is_some()
+    }
+
+    /// Values built of the lists' words, key words and markers in any case, and
+    /// random bytes of the classes the checks read.
+    fn values() -> impl Strategy<Value = Vec<u8>> {
+        let words: Vec<&'static str> =
+            (STOPWORDS.iter().chain(REFERENCE_PREFIXES).chain(KEY_WORDS))
+                .copied()
+                .chain(["redacted", "REDACTED", "EXAMPLE", "example", "ReDaCtEd"])
+                .collect();
+        let piece = prop_oneof![
+            (prop::sample::select(words), any::<u32>()).prop_map(|(w, flips)| {
+                (w.bytes().enumerate())
+                    .map(|(i, b)| {
+                        if flips >> (i % 32) & 1 == 1 {
+                            b.to_ascii_uppercase()
+                        } else {
+                            b
+                        }
+                    })
+                    .collect::<Vec<u8>>()
+            }),
+            "[a-zA-Z0-9_.$<{ -]{1,6}".prop_map(String::into_bytes),
+        ];
+        prop::collection::vec(piece, 1..5).prop_map(|v| v.concat())
+    }
 
     /// The longest run of one byte, counted byte by byte.
     fn longest_run(value: &[u8]) -> usize {
@@ -387,6 +489,12 @@ mod tests {
     }
 
     proptest! {
+        /// The lists are asked as they were with a lowercased copy and `memmem`.
+        #[test]
+        fn listed_values_are_those_of_the_lowercased_copy(value in values()) {
+            prop_assert_eq!(is_listed(&value), listed_reference(&value), "{:?}", String::from_utf8_lossy(&value));
+        }
+
         /// Measuring the runs through the middle finds every run of half the value.
         #[test]
         fn filler_is_a_run_of_half_the_value(
@@ -401,7 +509,7 @@ mod tests {
         /// The parts' callback sees the parts a list would hold, and a name is two or
         /// more of them with a key word and no part of digits only.
         #[test]
-        fn names_are_judged_by_their_parts(value in "[a-cA-C0-9_]{0,6}(?:token|Token|TOKEN|pwd)?[a-cA-C0-9_]{0,6}") {
+        fn names_are_judged_by_their_parts(value in "[a-cA-C0-9_]{0,6}(?:token|Token|TOKEN|pwd|PassWord|passwd|SECRET)?[a-cA-C0-9_]{0,6}") {
             let v = value.as_bytes();
             let mut parts: Vec<&[u8]> = Vec::new();
             let whole = identifier_parts(v, |p| {
