@@ -9,6 +9,8 @@
 //! Basic` whose base64 must decode to `user:password`) are that rule's validator, in its
 //! family's file.
 
+use super::prefilter::has_at_folded;
+
 /// Values that are words of code or documentation, never credentials (compared ASCII
 /// case-insensitively).
 const STOPWORDS: &[&str] = &[
@@ -142,48 +144,31 @@ fn holds_key_word(value: &[u8]) -> bool {
     };
     (0..value.len()).any(|i| {
         FIRST[usize::from(value[i])]
-            && KEY_WORDS.iter().any(|w| {
-                let w = w.as_bytes();
-                value[i..]
-                    .get(..w.len())
-                    .is_some_and(|v| v.eq_ignore_ascii_case(w))
-            })
+            && KEY_WORDS
+                .iter()
+                .any(|w| has_at_folded(value, i, w.as_bytes()))
     })
 }
 
-/// [`STOPWORDS`] by length, each list compared only with values of its length.
+/// [`STOPWORDS`] by length, each list compared only with values of its length (a
+/// value longer than the longest is none of them).
 static STOPWORDS_BY_LEN: std::sync::LazyLock<Vec<Vec<&'static [u8]>>> =
     std::sync::LazyLock::new(|| {
-        let mut by_len = vec![Vec::new(); STOPWORD_MAX + 1];
+        let longest = STOPWORDS.iter().map(|w| w.len()).max().unwrap_or(0);
+        let mut by_len = vec![Vec::new(); longest + 1];
         for w in STOPWORDS {
             by_len[w.len()].push(w.as_bytes());
         }
         by_len
     });
 
-/// The longest of [`STOPWORDS`]: a longer value is none of them.
-const STOPWORD_MAX: usize = {
-    let mut i = 0;
-    let mut most = 0;
-    while i < STOPWORDS.len() {
-        if STOPWORDS[i].len() > most {
-            most = STOPWORDS[i].len();
-        }
-        i += 1;
-    }
-    most
-};
-
 /// Whether `word` (lower-case) occurs in `value`, ASCII case ignored: compared where
 /// its first letter does (`memchr2`), without a lowercased copy or a searcher's setup
 /// (values are short; a `memmem` search of one cost ~25 ns).
 fn holds_folded(value: &[u8], word: &[u8]) -> bool {
     let first = word[0];
-    memchr::memchr2_iter(first, first.to_ascii_uppercase(), value).any(|i| {
-        value[i..]
-            .get(..word.len())
-            .is_some_and(|w| w.eq_ignore_ascii_case(word))
-    })
+    memchr::memchr2_iter(first, first.to_ascii_uppercase(), value)
+        .any(|i| has_at_folded(value, i, word))
 }
 
 /// True when a match of any rule (token or context) is filler, not key material: one
@@ -256,10 +241,7 @@ fn is_listed(value: &[u8]) -> bool {
         .is_some_and(|words| words.iter().any(|w| value.eq_ignore_ascii_case(w)))
         || REFERENCE_PREFIXES.iter().any(|p| {
             let p = p.as_bytes();
-            Some(p[0]) == first
-                && value
-                    .get(..p.len())
-                    .is_some_and(|v| v.eq_ignore_ascii_case(p))
+            Some(p[0]) == first && has_at_folded(value, 0, p)
         })
         || holds_folded(value, b"redacted")
 }

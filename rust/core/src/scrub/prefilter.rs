@@ -4417,7 +4417,7 @@ fn word8_at(hay: &[u8], at: usize) -> u64 {
 
 /// Whether `pattern` (lowercased) occurs in `hay` at `at`, ASCII case ignored.
 #[inline]
-fn has_at_folded(hay: &[u8], at: usize, pattern: &[u8]) -> bool {
+pub(crate) fn has_at_folded(hay: &[u8], at: usize, pattern: &[u8]) -> bool {
     hay.get(at..at + pattern.len()).is_some_and(|w| {
         w.iter()
             .zip(pattern)

@@ -164,9 +164,9 @@ impl Splits {
             let (before, body, after) = around(&hir, g as u32)?;
             let after = Hir::concat(after);
             let empty = after.properties().maximum_len() == Some(0);
-            befores.push(Hir::concat(before));
+            let before = Hir::concat(before);
             cuts.push(Cut {
-                before: Part::new(&befores[befores.len() - 1])?,
+                before: Part::new(&before)?,
                 body: Part::new(&body)?,
                 after: if empty {
                     None
@@ -174,6 +174,7 @@ impl Splits {
                     Some(Part::new(&after)?)
                 },
             });
+            befores.push(before);
         }
         // Built only where it pays: a DFA too big (see `PART_MAX`) leaves each cut
         // to walk its own.
